@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * error.c: formatting and printing of errors and warnings. The prefix follows
+ * the name nsrun was invoked under so that scripts matching bwrap's messages
+ * keep working through a `bwrap` symlink.
+ */
+#include "config.h"
+
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *program = "nsrun";
+static bool level_prefix;
+
+void log_set_program(const char *argv0)
+{
+	const char *base;
+
+	if (!argv0)
+		return;
+	base = strrchr(argv0, '/');
+	base = base ? base + 1 : argv0;
+	program = strcmp(base, "bwrap") == 0 ? "bwrap" : "nsrun";
+}
+
+const char *log_program(void)
+{
+	return program;
+}
+
+void log_set_level_prefix(bool on)
+{
+	level_prefix = on;
+}
+
+static int error_vset(struct nsrun_error *err, int code, bool with_strerror, const char *fmt,
+		      va_list ap)
+{
+	int n;
+
+	if (err) {
+		err->code = code;
+		n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		if (n < 0)
+			n = 0;
+		if (with_strerror && code != 0 && (size_t)n < sizeof(err->msg))
+			snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, ": %s", strerror(code));
+	}
+	return code > 0 ? -code : -EINVAL;
+}
+
+int error_set(struct nsrun_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = error_vset(err, code, true, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int error_set_plain(struct nsrun_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = error_vset(err, code, false, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+static void log_vprint(int level, const char *fmt, va_list ap)
+{
+	char line[NSRUN_ERROR_MSG_MAX + 64];
+	int n = 0;
+
+	if (level_prefix)
+		n = snprintf(line, sizeof(line), "<%d>", level);
+	n += snprintf(line + n, sizeof(line) - (size_t)n, "%s: ", program);
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	/* One write so that lines from concurrent processes do not interleave. */
+	fprintf(stderr, "%s\n", line);
+}
+
+void log_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vprint(4, fmt, ap);
+	va_end(ap);
+}
+
+void log_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vprint(3, fmt, ap);
+	va_end(ap);
+}
+
+void log_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!getenv("NSRUN_DEBUG"))
+		return;
+	va_start(ap, fmt);
+	log_vprint(7, fmt, ap);
+	va_end(ap);
+}
+
+void error_print(const struct nsrun_error *err)
+{
+	log_error("%s", err->msg[0] ? err->msg : "unknown error");
+}
+
+void error_die(const struct nsrun_error *err)
+{
+	error_print(err);
+	fflush(stderr);
+	_exit(err->status ? err->status : 1);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * error.h: the error contract. Functions return 0 (or a non-negative value) on
+ * success and -errno on failure; a failure the user can see also fills a
+ * fixed-size struct nsrun_error (no heap, so it can cross the error pipe as-is).
+ * Only main.c, setup.c's top level and reaper.c print.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "macros.h"
+
+#define NSRUN_ERROR_MSG_MAX 512
+
+struct nsrun_error {
+	int code;   /* errno value, 0 when the message is complete without strerror */
+	int status; /* exit status to use; 0 means the default, 1 */
+	char msg[NSRUN_ERROR_MSG_MAX];
+};
+
+/* Fills err with "FMT: strerror(code)" (no suffix when code is 0) and returns -code
+ * (or -EINVAL when code is 0). err may be NULL. */
+int error_set(struct nsrun_error *err, int code, const char *fmt, ...) _printf_(3, 4);
+
+/* Like error_set, but the message carries no strerror suffix even when code != 0. */
+int error_set_plain(struct nsrun_error *err, int code, const char *fmt, ...) _printf_(3, 4);
+
+/* Prints "PREFIX: msg" (with "<3>" under --level-prefix) to stderr. */
+void error_print(const struct nsrun_error *err);
+
+/* "PREFIX: text" warnings ("<4>" under --level-prefix) and debug output (NSRUN_DEBUG set). */
+void log_warn(const char *fmt, ...) _printf_(1, 2);
+void log_error(const char *fmt, ...) _printf_(1, 2);
+void log_debug(const char *fmt, ...) _printf_(1, 2);
+
+/* Program name used as the message prefix: "bwrap" when invoked as bwrap, else "nsrun". */
+void log_set_program(const char *argv0);
+const char *log_program(void);
+void log_set_level_prefix(bool on);
+
+/* Prints an error and exits 1 (or err->status); for the few places that own the exit. */
+_noreturn_ void error_die(const struct nsrun_error *err);

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * landlock.h: the --landlock-* write boundary. ABI-aware (rights are computed
+ * per ABI with a fall-through switch) and fail-closed: any failure to build the
+ * requested boundary is an error with exit status LANDLOCK_EXIT_STATUS and the
+ * command never runs.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "plan.h"
+
+#define LANDLOCK_EXIT_STATUS 126
+
+/* What a ruleset for cfg would enforce on this kernel. */
+struct landlock_desc {
+	int abi;	     /* 0: Landlock unavailable */
+	uint64_t handled_fs; /* LANDLOCK_ACCESS_FS_* bits handled */
+	uint64_t handled_net;
+	uint64_t scoped;
+};
+
+/* Pure per-ABI computations (unit-tested). */
+uint64_t landlock_fs_write_rights(int abi); /* every write-type right ABI knows */
+uint64_t landlock_fs_file_rights(int abi);  /* the subset valid on a non-directory */
+uint64_t landlock_fs_all_rights(int abi);
+
+/* Queries the ABI and fills *ret for cfg; fails closed (status 126) when a requested
+ * guarantee is not available. Makes no changes to the process. */
+int landlock_describe(const struct landlock_config *cfg, struct landlock_desc *ret,
+		      struct nsrun_error *err);
+
+/* Builds the ruleset (rule paths opened in the current root), sets NO_NEW_PRIVS and
+ * restricts the calling process. Called in the payload after pivot, before seccomp. */
+int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err);
+
+/* --landlock-abi: prints the ABI and the rights nsrun would handle. */
+int landlock_print_abi(FILE *out, struct nsrun_error *err);
+
+/* --landlock-only: NO_NEW_PRIVS, ruleset, exec the command in place. Returns only on
+ * failure (status 126 for a boundary failure, 1 for a usage error). */
+int landlock_only_exec(const struct plan *plan, struct nsrun_error *err);

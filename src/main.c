@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * main.c: parse, validate, run, exit. The only policy here is the order of
+ * those steps and the refusal to run setuid.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "error.h"
+#include "landlock.h"
+#include "plan.h"
+#include "sandbox.h"
+
+extern char **environ;
+
+static int refuse_setuid(struct nsrun_error *err)
+{
+	uid_t ruid, euid, suid;
+	gid_t rgid, egid, sgid;
+
+	if (getresuid(&ruid, &euid, &suid) < 0 || getresgid(&rgid, &egid, &sgid) < 0)
+		return error_set(err, errno, "reading process credentials");
+	if (ruid != euid || ruid != suid || rgid != egid || rgid != sgid)
+		return error_set_plain(err, EPERM,
+				       "refusing to run setuid or setgid: nsrun has no setuid mode; "
+				       "run it as root or through unprivileged user namespaces");
+	return 0;
+}
+
+static bool selinux_enabled(void)
+{
+	return access("/sys/fs/selinux/enforce", F_OK) == 0;
+}
+
+static int print_version(void)
+{
+	if (strcmp(log_program(), "bwrap") == 0)
+		printf("bubblewrap 0.11.1\n");
+	else
+		printf("%s %s (bubblewrap 0.11.1 compatible)\n", PACKAGE_NAME, PACKAGE_VERSION);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct nsrun_error err = { 0 };
+	struct cli_io io = {
+		.read_fd = cli_read_fd_default,
+		.envp = environ,
+		.selinux_enabled = selinux_enabled(),
+	};
+	struct plan plan;
+	int r;
+
+	log_set_program(argv[0]);
+	if (refuse_setuid(&err) < 0)
+		error_die(&err);
+
+	r = cli_parse(argc, argv, &io, &plan, &err);
+	log_set_level_prefix(plan.level_prefix);
+	for (size_t i = 0; plan.warnings && plan.warnings[i]; i++)
+		log_warn("%s", plan.warnings[i]);
+	if (r < 0)
+		error_die(&err);
+
+	switch (plan.mode) {
+	case PLAN_HELP:
+		cli_usage(stdout, argv[0]);
+		return 0;
+	case PLAN_VERSION:
+		return print_version();
+	case PLAN_LANDLOCK_ABI:
+		if (landlock_print_abi(stdout, &err) < 0)
+			error_die(&err);
+		return 0;
+	case PLAN_RUN:
+		break;
+	case PLAN_MODE_MAX:
+	default:
+		abort();
+	}
+
+	if (!plan.proc.argv) {
+		cli_usage(stderr, argv[0]);
+		return 1;
+	}
+	if (plan_validate(&plan, getuid() == 0, &err) < 0)
+		error_die(&err);
+	if (plan.landlock.only) {
+		landlock_only_exec(&plan, &err);
+		error_die(&err);
+	}
+	r = sandbox_run(&plan, &err);
+	if (r < 0)
+		error_die(&err);
+	plan_free(&plan);
+	return r;
+}

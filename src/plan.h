@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * plan.h: the table of contents. Every option nsrun accepts becomes data in a
+ * struct plan; cli.c fills it without syscalls, plan_validate() checks what
+ * involves several options, and the engine (sandbox.c, setup.c) carries it out.
+ * A plan owns all its strings; fds in it are only numbers until the engine uses them.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+/* ---- limits (each has a unit test) ---- */
+#define PLAN_MAX_ARGS 9000		     /* bwrap's cap, --args contents included */
+#define PLAN_MAX_ARGS_BYTES (16u << 20)	     /* one --args buffer */
+#define PLAN_MAX_OPS 9000		     /* filesystem operations */
+#define PLAN_MAX_LANDLOCK_RULES 4096	     /* paths + ports together */
+#define PLAN_MAX_FILE_DATA (256ull << 20)    /* --file / --bind-data payload */
+#define PLAN_MAX_SECCOMP_BYTES (1u << 20)    /* one compiled cBPF program */
+#define PLAN_MAX_HIDE 65536		     /* --overlay-hide + --overlay-allow */
+
+/* ---- filesystem operations, run in command-line order ---- */
+enum op_type {
+	OP_BIND,	   /* --bind[-try] SRC DEST */
+	OP_RO_BIND,	   /* --ro-bind[-try] SRC DEST */
+	OP_DEV_BIND,	   /* --dev-bind[-try] SRC DEST */
+	OP_BIND_FD,	   /* --bind-fd FD DEST */
+	OP_RO_BIND_FD,	   /* --ro-bind-fd FD DEST */
+	OP_REMOUNT_RO,	   /* --remount-ro DEST */
+	OP_PROC,	   /* --proc DEST */
+	OP_DEV,		   /* --dev DEST */
+	OP_TMPFS,	   /* --tmpfs DEST (with --perms, --size) */
+	OP_MQUEUE,	   /* --mqueue DEST */
+	OP_DIR,		   /* --dir DEST (with --perms) */
+	OP_FILE,	   /* --file FD DEST (with --perms, default 0666) */
+	OP_BIND_DATA,	   /* --bind-data FD DEST (with --perms, default 0600) */
+	OP_RO_BIND_DATA,   /* --ro-bind-data FD DEST (with --perms, default 0600) */
+	OP_SYMLINK,	   /* --symlink TARGET DEST: source = TARGET */
+	OP_CHMOD,	   /* --chmod OCTAL PATH: perms = OCTAL, dest = PATH */
+	OP_OVERLAY,	   /* --overlay RWSRC WORKDIR DEST: source = RWSRC */
+	OP_TMP_OVERLAY,	   /* --tmp-overlay DEST */
+	OP_RO_OVERLAY,	   /* --ro-overlay DEST */
+	OP_MAX
+};
+
+enum op_flags {
+	OP_F_TRY = 1u << 0,	  /* -try variant: a missing source skips the op */
+	OP_F_HAS_PERMS = 1u << 1, /* --perms given: perms is valid */
+	OP_F_HAS_SIZE = 1u << 2,  /* --size given: size is valid */
+};
+
+struct op {
+	enum op_type type;
+	unsigned flags;
+	char *source;  /* host path for binds and overlay upper; link target for symlink */
+	char *dest;    /* path inside the sandbox */
+	char *workdir; /* --overlay WORKDIR (host path) */
+	char **layers; /* --overlay-src paths in command-line order (first = bottom), NULL-terminated */
+	int fd;	       /* --file, --bind-data, --ro-bind-data, --bind-fd, --ro-bind-fd; else -1 */
+	mode_t perms;  /* OP_F_HAS_PERMS, or OP_CHMOD's mode */
+	uint64_t size; /* OP_F_HAS_SIZE: tmpfs size in bytes */
+};
+
+/* ---- namespaces ---- */
+enum ns_request {
+	NS_NO = 0,
+	NS_YES, /* --unshare-X: fail if impossible */
+	NS_TRY, /* --unshare-X-try / --unshare-all: skip if unsupported */
+};
+
+struct ns_config {
+	enum ns_request user;   /* decided finally by the engine: unprivileged implies NS_YES */
+	enum ns_request cgroup;
+	bool ipc, pid, net, uts;
+	int userns_fd;		/* --userns, -1 if unset */
+	int userns2_fd;		/* --userns2 */
+	int pidns_fd;		/* --pidns */
+	bool disable_userns;	/* --disable-userns */
+	bool assert_userns_disabled;
+	bool has_uid, has_gid;
+	uid_t uid;
+	gid_t gid;
+	char *hostname;
+};
+
+/* ---- the payload process ---- */
+struct proc_config {
+	char **argv;	  /* COMMAND ARGS..., NULL-terminated; NULL when no command */
+	char *argv0;	  /* --argv0 */
+	char *chdir;	  /* --chdir */
+	char **envp;	  /* environment after --setenv/--unsetenv/--clearenv, in order */
+	bool die_with_parent;
+	bool new_session;
+	bool as_pid_1;
+	char *exec_label; /* --exec-label */
+	char *file_label; /* --file-label */
+};
+
+/* ---- synchronisation and status fds ---- */
+struct sync_config {
+	int sync_fd;	     /* --sync-fd, -1 if unset */
+	int block_fd;	     /* --block-fd */
+	int userns_block_fd; /* --userns-block-fd */
+	int info_fd;	     /* --info-fd */
+	int json_status_fd;  /* --json-status-fd */
+	char **lock_files;   /* --lock-file paths (in the sandbox), NULL-terminated */
+};
+
+/* ---- capabilities, applied in argument order ---- */
+#define CAP_OP_ALL (-1)
+struct cap_op {
+	bool add;
+	int cap; /* CAP_* number, or CAP_OP_ALL */
+};
+
+struct caps_config {
+	struct cap_op *ops;
+	size_t n_ops;
+};
+
+/* ---- seccomp: compiled cBPF programs read at parse time ---- */
+struct seccomp_prog {
+	unsigned char *data;
+	size_t len; /* a multiple of 8 */
+};
+
+struct seccomp_config {
+	struct seccomp_prog *progs; /* applied in order */
+	size_t n_progs;
+	bool from_seccomp_opt; /* set by --seccomp (only the last counts), vs --add-seccomp-fd */
+};
+
+/* ---- Landlock (nsrun extension) ---- */
+struct landlock_config {
+	bool enabled;	  /* any --landlock-* option other than --landlock-abi was given */
+	bool only;	  /* --landlock-only: no namespaces, exec in place */
+	char **rw;	  /* --landlock-rw paths, NULL-terminated */
+	char **exec;	  /* --landlock-exec paths, NULL-terminated */
+	uint16_t *connect_tcp;
+	size_t n_connect_tcp;
+	bool has_connect_tcp;
+	uint16_t *bind_tcp;
+	size_t n_bind_tcp;
+	bool has_bind_tcp;
+	bool scope;	  /* --landlock-scope */
+};
+
+/* ---- overlay-hide (nsrun extension) ---- */
+struct hide_config {
+	char **hide;  /* --overlay-hide NAME|PATH (globs in the last component), NULL-terminated */
+	char **allow; /* --overlay-allow NAME|PATH, NULL-terminated */
+};
+
+enum plan_mode {
+	PLAN_RUN = 0,
+	PLAN_HELP,	   /* --help: usage on stdout, exit 0 */
+	PLAN_VERSION,	   /* --version */
+	PLAN_LANDLOCK_ABI, /* --landlock-abi: print what this kernel offers */
+	PLAN_MODE_MAX
+};
+
+struct plan {
+	enum plan_mode mode;
+	struct op *ops;
+	size_t n_ops;
+	struct ns_config ns;
+	struct proc_config proc;
+	struct sync_config sync;
+	struct caps_config caps;
+	struct seccomp_config seccomp;
+	struct landlock_config landlock;
+	struct hide_config hide;
+	bool level_prefix;
+	char **warnings; /* messages the parser wants printed (e.g. "Only the last --chdir ..."), NULL-terminated */
+};
+
+/* Initialises an empty plan (all fds -1). envp is copied as the starting environment. */
+void plan_init(struct plan *plan, char *const *envp);
+void plan_free(struct plan *plan);
+
+/* Appends a zeroed op of the given type (fd = -1) and returns it; NULL past PLAN_MAX_OPS. */
+struct op *plan_add_op(struct plan *plan, enum op_type type);
+
+/* Name of the option that creates an op type, e.g. "--ro-bind" (for messages and dumps). */
+const char *op_type_name(enum op_type type);
+
+/* Cross-option checks, with bwrap's wording. is_root: real uid is 0 (no implied userns).
+ * Pure: no syscalls. Returns 0 or -EINVAL with err filled. */
+int plan_validate(const struct plan *plan, bool is_root, struct nsrun_error *err);
+
+/* Canonical, deterministic text form of a plan (golden tests, fuzzer round trip).
+ * Returns a malloc'd string. */
+char *plan_format(const struct plan *plan);

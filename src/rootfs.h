@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * rootfs.h: the filesystem phase, run in the child inside its new mount
+ * namespace: staging tmpfs, every --bind/--tmpfs/--dir/... op in command-line
+ * order, overlay-hide, then pivot into the new root. Nothing of the host or of
+ * the staging tmpfs is reachable afterwards.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "plan.h"
+
+struct rootfs_config {
+	const struct op *ops;
+	size_t n_ops;
+	const struct hide_config *hide; /* may be NULL */
+	const char *path_env;		/* PATH the payload will run with (NULL: unset) */
+	bool in_userns;			/* inside a user namespace (overlay needs userxattr) */
+	bool new_pidns;			/* --proc mounts a fresh procfs instead of binding */
+	const char *file_label;		/* --file-label, NULL if unset */
+};
+
+/* On success the process's root and cwd are the sandbox's "/". */
+int rootfs_build(const struct rootfs_config *cfg, struct nsrun_error *err);

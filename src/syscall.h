@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syscall.h: raw wrappers for the syscalls glibc may lack, and the UAPI
+ * constants Debian 12's 6.1 headers lack. Every wrapper returns -1 with errno
+ * ENOSYS when the syscall number is unknown at build time, so callers see the
+ * same failure as on a kernel without the call. This file is the only place
+ * that calls syscall(2).
+ */
+#pragma once
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/types.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* ---- syscall numbers (identical on every architecture since 5.x unification) ---- */
+#ifndef __NR_open_tree
+#define __NR_open_tree 428
+#endif
+#ifndef __NR_move_mount
+#define __NR_move_mount 429
+#endif
+#ifndef __NR_fsopen
+#define __NR_fsopen 430
+#endif
+#ifndef __NR_fsconfig
+#define __NR_fsconfig 431
+#endif
+#ifndef __NR_fsmount
+#define __NR_fsmount 432
+#endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
+#ifndef __NR_clone3
+#define __NR_clone3 435
+#endif
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
+#ifndef __NR_mount_setattr
+#define __NR_mount_setattr 442
+#endif
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#endif
+#ifndef __NR_landlock_add_rule
+#define __NR_landlock_add_rule 445
+#endif
+#ifndef __NR_landlock_restrict_self
+#define __NR_landlock_restrict_self 446
+#endif
+
+/* ---- mount API ---- */
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+#ifndef MOVE_MOUNT_F_SYMLINKS
+#define MOVE_MOUNT_F_SYMLINKS 0x00000001
+#define MOVE_MOUNT_F_AUTOMOUNTS 0x00000002
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#define MOVE_MOUNT_T_SYMLINKS 0x00000010
+#define MOVE_MOUNT_T_AUTOMOUNTS 0x00000020
+#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
+#endif
+#ifndef FSOPEN_CLOEXEC
+#define FSOPEN_CLOEXEC 0x00000001
+#endif
+#ifndef FSMOUNT_CLOEXEC
+#define FSMOUNT_CLOEXEC 0x00000001
+#endif
+#ifndef FSCONFIG_SET_FLAG
+#define FSCONFIG_SET_FLAG 0
+#define FSCONFIG_SET_STRING 1
+#define FSCONFIG_SET_BINARY 2
+#define FSCONFIG_SET_PATH 3
+#define FSCONFIG_SET_PATH_EMPTY 4
+#define FSCONFIG_SET_FD 5
+#define FSCONFIG_CMD_CREATE 6
+#define FSCONFIG_CMD_RECONFIGURE 7
+#endif
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+#define MOUNT_ATTR_NOSUID 0x00000002
+#define MOUNT_ATTR_NODEV 0x00000004
+#define MOUNT_ATTR_NOEXEC 0x00000008
+#define MOUNT_ATTR__ATIME 0x00000070
+#define MOUNT_ATTR_RELATIME 0x00000000
+#define MOUNT_ATTR_NOATIME 0x00000010
+#define MOUNT_ATTR_STRICTATIME 0x00000020
+#define MOUNT_ATTR_NODIRATIME 0x00000080
+#endif
+#ifndef MOUNT_ATTR_IDMAP
+#define MOUNT_ATTR_IDMAP 0x00100000
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+struct nsrun_mount_attr {
+	__u64 attr_set;
+	__u64 attr_clr;
+	__u64 propagation;
+	__u64 userns_fd;
+};
+
+/* ---- openat2 ---- */
+struct nsrun_open_how {
+	__u64 flags;
+	__u64 mode;
+	__u64 resolve;
+};
+#ifndef RESOLVE_NO_XDEV
+#define RESOLVE_NO_XDEV 0x01
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS 0x04
+#define RESOLVE_BENEATH 0x08
+#define RESOLVE_IN_ROOT 0x10
+#endif
+
+/* ---- close_range ---- */
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* ---- Landlock (6.1 headers stop at REFER) ---- */
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+#define NSRUN_LANDLOCK_RULE_PATH_BENEATH 1
+#define NSRUN_LANDLOCK_RULE_NET_PORT 2
+
+#define NSRUN_LL_FS_EXECUTE (1ULL << 0)
+#define NSRUN_LL_FS_WRITE_FILE (1ULL << 1)
+#define NSRUN_LL_FS_READ_FILE (1ULL << 2)
+#define NSRUN_LL_FS_READ_DIR (1ULL << 3)
+#define NSRUN_LL_FS_REMOVE_DIR (1ULL << 4)
+#define NSRUN_LL_FS_REMOVE_FILE (1ULL << 5)
+#define NSRUN_LL_FS_MAKE_CHAR (1ULL << 6)
+#define NSRUN_LL_FS_MAKE_DIR (1ULL << 7)
+#define NSRUN_LL_FS_MAKE_REG (1ULL << 8)
+#define NSRUN_LL_FS_MAKE_SOCK (1ULL << 9)
+#define NSRUN_LL_FS_MAKE_FIFO (1ULL << 10)
+#define NSRUN_LL_FS_MAKE_BLOCK (1ULL << 11)
+#define NSRUN_LL_FS_MAKE_SYM (1ULL << 12)
+#define NSRUN_LL_FS_REFER (1ULL << 13)	  /* ABI 2 */
+#define NSRUN_LL_FS_TRUNCATE (1ULL << 14) /* ABI 3 */
+#define NSRUN_LL_FS_IOCTL_DEV (1ULL << 15) /* ABI 5 */
+#define NSRUN_LL_NET_BIND_TCP (1ULL << 0)    /* ABI 4 */
+#define NSRUN_LL_NET_CONNECT_TCP (1ULL << 1) /* ABI 4 */
+#define NSRUN_LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
+#define NSRUN_LL_SCOPE_SIGNAL (1ULL << 1)		 /* ABI 6 */
+
+/* The full attribute layout (ABI 6); the kernel accepts a shorter size for older ABIs. */
+struct nsrun_landlock_ruleset_attr {
+	__u64 handled_access_fs;
+	__u64 handled_access_net;
+	__u64 scoped;
+};
+
+struct nsrun_landlock_path_beneath_attr {
+	__u64 allowed_access;
+	__s32 parent_fd;
+} __attribute__((packed));
+
+struct nsrun_landlock_net_port_attr {
+	__u64 allowed_access;
+	__u64 port;
+};
+
+/* ---- wrappers ---- */
+static inline int sys_open_tree(int dfd, const char *path, unsigned int flags)
+{
+	return (int)syscall(__NR_open_tree, dfd, path, flags);
+}
+
+static inline int sys_move_mount(int from_dfd, const char *from_path, int to_dfd,
+				 const char *to_path, unsigned int flags)
+{
+	return (int)syscall(__NR_move_mount, from_dfd, from_path, to_dfd, to_path, flags);
+}
+
+static inline int sys_fsopen(const char *fsname, unsigned int flags)
+{
+	return (int)syscall(__NR_fsopen, fsname, flags);
+}
+
+static inline int sys_fsconfig(int fd, unsigned int cmd, const char *key, const void *value,
+			       int aux)
+{
+	return (int)syscall(__NR_fsconfig, fd, cmd, key, value, aux);
+}
+
+static inline int sys_fsmount(int fd, unsigned int flags, unsigned int attr_flags)
+{
+	return (int)syscall(__NR_fsmount, fd, flags, attr_flags);
+}
+
+static inline int sys_mount_setattr(int dfd, const char *path, unsigned int flags,
+				    struct nsrun_mount_attr *attr)
+{
+	return (int)syscall(__NR_mount_setattr, dfd, path, flags, attr, sizeof(*attr));
+}
+
+static inline int sys_openat2(int dfd, const char *path, struct nsrun_open_how *how)
+{
+	return (int)syscall(__NR_openat2, dfd, path, how, sizeof(*how));
+}
+
+static inline int sys_pidfd_open(pid_t pid, unsigned int flags)
+{
+	return (int)syscall(__NR_pidfd_open, pid, flags);
+}
+
+static inline int sys_close_range(unsigned int first, unsigned int last, unsigned int flags)
+{
+	return (int)syscall(__NR_close_range, first, last, flags);
+}
+
+static inline int sys_pivot_root(const char *new_root, const char *put_old)
+{
+	return (int)syscall(SYS_pivot_root, new_root, put_old);
+}
+
+/* Fork-like clone: returns 0 in the child, the pid in the parent. */
+static inline pid_t sys_clone_fork(unsigned long flags)
+{
+	return (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+}
+
+static inline int sys_landlock_create_ruleset(const void *attr, size_t size, __u32 flags)
+{
+	return (int)syscall(__NR_landlock_create_ruleset, attr, size, flags);
+}
+
+static inline int sys_landlock_add_rule(int ruleset_fd, int rule_type, const void *rule_attr,
+					__u32 flags)
+{
+	return (int)syscall(__NR_landlock_add_rule, ruleset_fd, rule_type, rule_attr, flags);
+}
+
+static inline int sys_landlock_restrict_self(int ruleset_fd, __u32 flags)
+{
+	return (int)syscall(__NR_landlock_restrict_self, ruleset_fd, flags);
+}

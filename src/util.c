@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * util.c: see util.h. Out-of-memory aborts with bwrap's plain "Out of memory".
+ */
+#include "config.h"
+
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static _noreturn_ void oom(void)
+{
+	static const char msg[] = "Out of memory\n";
+
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xappend(void *array_ptr, size_t *n, size_t elem)
+{
+	void **array = array_ptr;
+	char *slot;
+
+	if (*n > SIZE_MAX / elem - 1)
+		oom();
+	*array = xrealloc(*array, (*n + 1) * elem);
+	slot = (char *)*array + *n * elem;
+	memset(slot, 0, elem);
+	(*n)++;
+	return slot;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p;
+
+	if (!s)
+		return NULL;
+	p = strdup(s);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		oom();
+	return p;
+}
+
+size_t strv_length(char *const *v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+char **strv_copy(char *const *v)
+{
+	size_t n = strv_length(v);
+	char **c = xcalloc(n + 1, sizeof(char *));
+
+	for (size_t i = 0; i < n; i++)
+		c[i] = xstrdup(v[i]);
+	return c;
+}
+
+void strv_push(char ***v, const char *s)
+{
+	size_t n = strv_length(*v);
+
+	*v = xrealloc(*v, (n + 2) * sizeof(char *));
+	(*v)[n] = xstrdup(s);
+	(*v)[n + 1] = NULL;
+}
+
+void strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static ssize_t env_find(char *const *envp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (strncmp(envp[i], name, len) == 0 && envp[i][len] == '=')
+			return (ssize_t)i;
+	return -1;
+}
+
+const char *env_get(char *const *envp, const char *name)
+{
+	ssize_t i = env_find(envp, name);
+
+	return i < 0 ? NULL : envp[i] + strlen(name) + 1;
+}
+
+void env_set(char ***envp, const char *name, const char *value)
+{
+	ssize_t i = env_find(*envp, name);
+	char *entry = xasprintf("%s=%s", name, value);
+
+	if (i >= 0) {
+		free((*envp)[i]);
+		(*envp)[i] = entry;
+		return;
+	}
+	strv_push(envp, entry);
+	free(entry);
+}
+
+void env_unset(char ***envp, const char *name)
+{
+	ssize_t i = env_find(*envp, name);
+	size_t n;
+
+	if (i < 0)
+		return;
+	n = strv_length(*envp);
+	free((*envp)[i]);
+	memmove(&(*envp)[i], &(*envp)[i + 1], (n - (size_t)i) * sizeof(char *));
+}
+
+int read_all(int fd, size_t max, char **ret, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			free(buf);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			free(buf);
+			return -EFBIG;
+		}
+	}
+	buf[n] = '\0';
+	*ret = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t r = write(fd, p, len);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+int copy_fd(int in_fd, int out_fd)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t r = read(in_fd, buf, sizeof(buf));
+		int w;
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return 0;
+		w = write_all(out_fd, buf, (size_t)r);
+		if (w < 0)
+			return w;
+	}
+}
+
+int parse_fd(const char *s, int *ret)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || isspace((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 0 || v > INT_MAX)
+		return -EINVAL;
+	*ret = (int)v;
+	return 0;
+}
+
+int parse_octal_mode(const char *s, mode_t *ret)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 8);
+	if (errno || *end || v > 07777)
+		return -EINVAL;
+	*ret = (mode_t)v;
+	return 0;
+}
+
+int parse_u64(const char *s, int base, uint64_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (errno || *end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int parse_uint32(const char *s, uint32_t *ret)
+{
+	uint64_t v;
+	int r = parse_u64(s, 10, &v);
+
+	if (r < 0)
+		return r;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*ret = (uint32_t)v;
+	return 0;
+}
+
+bool str_has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+char *path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+
+	while (la > 0 && a[la - 1] == '/')
+		la--;
+	while (*b == '/')
+		b++;
+	return xasprintf("%.*s/%s", (int)la, a, b);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * util.h: allocation that aborts on OOM, string vectors, whole-fd I/O and
+ * strict number parsing. Nothing here knows about sandboxes.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "macros.h"
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+/* Grows *array (of elem-sized items, count *n) by one slot and returns the new slot, zeroed. */
+void *xappend(void *array_ptr, size_t *n, size_t elem);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) _printf_(1, 2);
+
+/* NULL-terminated string vectors. */
+size_t strv_length(char *const *v);
+char **strv_copy(char *const *v);
+void strv_push(char ***v, const char *s); /* copies s */
+void strv_free(char **v);
+static inline void strv_freep(char ***v)
+{
+	strv_free(*v);
+}
+#define _cleanup_strv_free_ _cleanup_(strv_freep)
+
+/* Environment vectors ("NAME=value"). */
+const char *env_get(char *const *envp, const char *name);
+void env_set(char ***envp, const char *name, const char *value);
+void env_unset(char ***envp, const char *name);
+
+/* Reads fd to EOF into a malloc'd buffer (NUL-terminated, *len excludes the NUL).
+ * Fails with -EFBIG past max bytes. Returns 0 or -errno. */
+int read_all(int fd, size_t max, char **ret, size_t *len);
+/* Writes all of buf, retrying on EINTR and short writes. Returns 0 or -errno. */
+int write_all(int fd, const void *buf, size_t len);
+/* Copies in_fd to out_fd until EOF. Returns 0 or -errno. */
+int copy_fd(int in_fd, int out_fd);
+
+/* Strict parsers: the whole string must be consumed. Return 0 or -EINVAL/-ERANGE. */
+int parse_fd(const char *s, int *ret);		      /* decimal, >= 0, <= INT_MAX */
+int parse_octal_mode(const char *s, mode_t *ret);     /* octal, <= 07777 */
+int parse_u64(const char *s, int base, uint64_t *ret); /* strtoull semantics, no sign */
+int parse_uint32(const char *s, uint32_t *ret);	      /* decimal uid/gid */
+
+bool str_has_prefix(const char *s, const char *prefix);
+/* Joins a and b with exactly one '/' between them. */
+char *path_join(const char *a, const char *b);

@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# lib.sh: TAP helpers for nsrun's integration tests. Source it, then call
+# `need_ns`, write cases with `ok`/`not_ok`/`check*`, and end with `done_testing`.
+# Each case that should hold for root and unprivileged runs goes in a function
+# run by `for_each_mode`, which sets MODE=root|unpriv; `nsrun` runs the binary
+# in the current mode (unpriv: setpriv to 65534 on a 0755 copy of the binaries).
+# NSRUN_MUST_WORK=1 turns "cannot create namespaces" from a skip into a failure.
+
+set -u
+
+: "${NSRUN:?NSRUN must point at the nsrun binary}"
+: "${NSRUN_PROBE:=${NSRUN_HELPERS:-}/nsrun-probe}"
+TEST_NUM=0
+TEST_FAILED=0
+MODE=root
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/nsrun-test.XXXXXX")
+chmod 0755 "$TMP"
+cleanup_tmp() {
+	# Mount points or read-only bits left by a failed case must not stop the cleanup.
+	chmod -R u+w "$TMP" 2>/dev/null
+	rm -rf "$TMP" 2>/dev/null || true
+}
+trap cleanup_tmp EXIT
+
+# Copies of the binaries any user can run (the build tree may be 0700).
+BIN="$TMP/bin"
+mkdir -p "$BIN"
+cp "$NSRUN" "$BIN/nsrun"
+[ -x "$NSRUN_PROBE" ] && cp "$NSRUN_PROBE" "$BIN/nsrun-probe"
+ln -s nsrun "$BIN/bwrap"
+PROBE="$BIN/nsrun-probe"
+UNPRIV_UID=65534
+UNPRIV_GID=65534
+
+ok() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - [$MODE] $*"; }
+not_ok() { TEST_NUM=$((TEST_NUM + 1)); TEST_FAILED=1; echo "not ok $TEST_NUM - [$MODE] $*"; }
+skip() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - [$MODE] $1 # SKIP ${2:-}"; }
+diag() { printf '# %s\n' "$@" | sed 's/^/# /;s/^# # /# /'; }
+
+skip_all() {
+	if [ "${NSRUN_MUST_WORK:-0}" = 1 ]; then
+		echo "Bail out! NSRUN_MUST_WORK=1 but: $*"
+		exit 1
+	fi
+	echo "1..0 # SKIP $*"
+	exit 77
+}
+
+done_testing() {
+	echo "1..$TEST_NUM"
+	exit "$TEST_FAILED"
+}
+
+# check DESC CMD...: ok when CMD exits 0.
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# check_eq DESC EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "expected: $2" "actual:   $3"
+	fi
+}
+
+# check_match DESC REGEX TEXT (grep -E on the whole text)
+check_match() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "pattern: $2" "text: $3"
+	fi
+}
+
+# check_nomatch DESC REGEX TEXT
+check_nomatch() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		not_ok "$1"
+		diag "unexpected pattern: $2" "text: $3"
+	else
+		ok "$1"
+	fi
+}
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# as_user CMD...: runs CMD in the current MODE.
+as_user() {
+	if [ "$MODE" = unpriv ] && is_root; then
+		setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --clear-groups -- "$@"
+	else
+		"$@"
+	fi
+}
+
+# nsrun ARGS...: the binary under test, in the current MODE.
+nsrun() { as_user "$BIN/nsrun" "$@"; }
+# bwrap_nsrun ARGS...: the same binary invoked under the name bwrap.
+bwrap_nsrun() { as_user "$BIN/bwrap" "$@"; }
+
+# The smallest sandbox that can run the probe and host tools.
+HOST_RO="--ro-bind / /"
+
+need_ns() {
+	if ! "$NSRUN" --version >/dev/null 2>&1; then
+		skip_all "nsrun does not run"
+	fi
+	if is_root; then
+		unshare -m true 2>/dev/null || skip_all "cannot create a mount namespace"
+		setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --clear-groups -- \
+			unshare -Urm true 2>/dev/null ||
+			skip_all "unprivileged user namespaces are not available"
+	else
+		unshare -Urm true 2>/dev/null || skip_all "unprivileged user namespaces are not available"
+	fi
+}
+
+# need_landlock ABI: skip the whole file when the kernel's Landlock ABI is lower.
+need_landlock() {
+	local abi
+	abi=$("$NSRUN" --landlock-abi 2>/dev/null | sed -n 's/^abi=\([0-9]*\).*/\1/p;s/^landlock abi=\([0-9]*\).*/\1/p' | head -n1)
+	[ -n "$abi" ] && [ "$abi" -ge "$1" ] || skip_all "Landlock ABI $1 needed (have ${abi:-none})"
+}
+
+# for_each_mode FN: runs FN as root (when the suite runs as root) and unprivileged.
+for_each_mode() {
+	local fn=$1
+	if is_root; then
+		MODE=root
+		"$fn"
+	fi
+	MODE=unpriv
+	"$fn"
+	MODE=root
+}
