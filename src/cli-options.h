@@ -1,3 +1,134 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cli-options.h: placeholder until the option table lands (see cli.c). */
+/*
+ * cli-options.h: the single source of truth for nsrun's options. One X-macro row per
+ * option: enum suffix, name, arity (0-3), help group, flags, metavariables, help text.
+ * Rows are sorted by name (strcmp order; a unit test checks it) so the parser can bsearch.
+ */
 #pragma once
+
+enum cli_group {
+	OPTG_GENERAL,
+	OPTG_NAMESPACE,
+	OPTG_FILESYSTEM,
+	OPTG_PROCESS,
+	OPTG_SECURITY,
+	OPTG_STATUS,
+	OPTG_HIDE,
+	OPTG_LANDLOCK,
+	OPTG_MAX
+};
+
+enum cli_flags {
+	OPTF_MODIFIER = 1u << 0, /* applies to the next option (--perms, --size, --overlay-src) */
+	OPTF_NSRUN = 1u << 1,	 /* nsrun extension, not in bwrap */
+	OPTF_BWRAP08 = 1u << 2,	 /* present in Debian 12's bwrap 0.8.0 */
+};
+
+/* Short aliases that keep the rows below readable. */
+#define OPTG_FS OPTG_FILESYSTEM
+#define OPTF_B8 OPTF_BWRAP08
+#define OPTF_NS OPTF_NSRUN
+
+/* clang-format off */
+#define NSRUN_OPTIONS(X) \
+	X(ADD_SECCOMP_FD, "--add-seccomp-fd", 1, OPTG_SECURITY, OPTF_B8, "FD", "Load and use seccomp rules from FD (repeatable)") \
+	X(ARGS, "--args", 1, OPTG_GENERAL, OPTF_B8, "FD", "Parse NUL-separated args from FD") \
+	X(ARGV0, "--argv0", 1, OPTG_PROCESS, 0, "VALUE", "Set argv[0] to the value VALUE before running the program") \
+	X(AS_PID_1, "--as-pid-1", 0, OPTG_PROCESS, OPTF_B8, "", "Do not install a reaper process with PID=1") \
+	X(ASSERT_USERNS_DISABLED, "--assert-userns-disabled", 0, OPTG_NAMESPACE, OPTF_B8, "", "Fail unless further use of user namespace inside sandbox is disabled") \
+	X(BIND, "--bind", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Bind mount the host path SRC on DEST") \
+	X(BIND_DATA, "--bind-data", 2, OPTG_FS, OPTF_B8, "FD DEST", "Copy from FD to file which is bind-mounted on DEST") \
+	X(BIND_FD, "--bind-fd", 2, OPTG_FS, OPTF_B8, "FD DEST", "Bind open directory or path fd on DEST") \
+	X(BIND_TRY, "--bind-try", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Equal to --bind but ignores non-existent SRC") \
+	X(BLOCK_FD, "--block-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Block on FD until some data to read is available") \
+	X(CAP_ADD, "--cap-add", 1, OPTG_SECURITY, OPTF_B8, "CAP", "Add cap CAP when running as privileged user") \
+	X(CAP_DROP, "--cap-drop", 1, OPTG_SECURITY, OPTF_B8, "CAP", "Drop cap CAP when running as privileged user") \
+	X(CHDIR, "--chdir", 1, OPTG_PROCESS, OPTF_B8, "DIR", "Change directory to DIR") \
+	X(CHMOD, "--chmod", 2, OPTG_FS, OPTF_B8, "OCTAL PATH", "Change permissions of PATH (must already exist)") \
+	X(CLEARENV, "--clearenv", 0, OPTG_PROCESS, OPTF_B8, "", "Unset all environment variables") \
+	X(DEV, "--dev", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new dev on DEST") \
+	X(DEV_BIND, "--dev-bind", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Bind mount the host path SRC on DEST, allowing device access") \
+	X(DEV_BIND_TRY, "--dev-bind-try", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Equal to --dev-bind but ignores non-existent SRC") \
+	X(DIE_WITH_PARENT, "--die-with-parent", 0, OPTG_PROCESS, OPTF_B8, "", "Kills with SIGKILL child process (COMMAND) when nsrun or its parent dies") \
+	X(DIR, "--dir", 1, OPTG_FS, OPTF_B8, "DEST", "Create dir at DEST") \
+	X(DISABLE_USERNS, "--disable-userns", 0, OPTG_NAMESPACE, OPTF_B8, "", "Disable further use of user namespaces inside sandbox") \
+	X(EXEC_LABEL, "--exec-label", 1, OPTG_SECURITY, OPTF_B8, "LABEL", "Exec label for the sandbox") \
+	X(FILE, "--file", 2, OPTG_FS, OPTF_B8, "FD DEST", "Copy from FD to destination DEST") \
+	X(FILE_LABEL, "--file-label", 1, OPTG_SECURITY, OPTF_B8, "LABEL", "File label for temporary sandbox content") \
+	X(GID, "--gid", 1, OPTG_NAMESPACE, OPTF_B8, "GID", "Custom gid in the sandbox (requires --unshare-user or --userns)") \
+	X(HELP, "--help", 0, OPTG_GENERAL, OPTF_B8, "", "Print this help") \
+	X(HOSTNAME, "--hostname", 1, OPTG_NAMESPACE, OPTF_B8, "NAME", "Custom hostname in the sandbox (requires --unshare-uts)") \
+	X(INFO_FD, "--info-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Write information about the running container to FD") \
+	X(JSON_STATUS_FD, "--json-status-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Write container status to FD as multiple JSON documents") \
+	X(LANDLOCK_ABI, "--landlock-abi", 0, OPTG_LANDLOCK, OPTF_NS, "", "Print the Landlock ABI of this kernel and the rights nsrun handles") \
+	X(LANDLOCK_BIND_TCP, "--landlock-bind-tcp", 1, OPTG_LANDLOCK, OPTF_NS, "PORT", "Allow binding TCP PORT (repeatable; other ports are denied)") \
+	X(LANDLOCK_CONNECT_TCP, "--landlock-connect-tcp", 1, OPTG_LANDLOCK, OPTF_NS, "PORT", "Allow connecting to TCP PORT (repeatable; other ports are denied)") \
+	X(LANDLOCK_EXEC, "--landlock-exec", 1, OPTG_LANDLOCK, OPTF_NS, "PATH", "Allow executing files under PATH (repeatable)") \
+	X(LANDLOCK_ONLY, "--landlock-only", 0, OPTG_LANDLOCK, OPTF_NS, "", "Apply only the Landlock boundary and run COMMAND in place (no namespaces)") \
+	X(LANDLOCK_RW, "--landlock-rw", 1, OPTG_LANDLOCK, OPTF_NS, "PATH", "Allow writing under PATH; everything else is read-only (repeatable)") \
+	X(LANDLOCK_SCOPE, "--landlock-scope", 0, OPTG_LANDLOCK, OPTF_NS, "", "Deny abstract unix sockets and signals outside the sandbox") \
+	X(LEVEL_PREFIX, "--level-prefix", 0, OPTG_GENERAL, 0, "", "Prepend e.g. <3> to diagnostic messages") \
+	X(LOCK_FILE, "--lock-file", 1, OPTG_STATUS, OPTF_B8, "DEST", "Take a lock on DEST while sandbox is running") \
+	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new mqueue on DEST") \
+	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, "", "Create a new terminal session") \
+	X(OVERLAY, "--overlay", 3, OPTG_FS, 0, "RWSRC WORKDIR DEST", "Mount overlayfs on DEST, writes going to RWSRC (WORKDIR: an empty dir on its filesystem)") \
+	X(OVERLAY_ALLOW, "--overlay-allow", 1, OPTG_HIDE, OPTF_NS, "NAME|PATH", "Keep NAME or PATH visible although a --overlay-hide pattern matches it (repeatable)") \
+	X(OVERLAY_HIDE, "--overlay-hide", 1, OPTG_HIDE, OPTF_NS, "NAME|PATH", "Hide NAME (searched in PATH) or PATH from the sandbox (repeatable)") \
+	X(OVERLAY_SRC, "--overlay-src", 1, OPTG_FS, OPTF_MODIFIER, "SRC", "Read files from SRC in the following overlay") \
+	X(PERMS, "--perms", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, "OCTAL", "Set permissions of next argument (--bind-data, --file, etc.)") \
+	X(PIDNS, "--pidns", 1, OPTG_NAMESPACE, OPTF_B8, "FD", "Use this pid namespace (as parent namespace if using --unshare-pid)") \
+	X(PROC, "--proc", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new procfs on DEST") \
+	X(REMOUNT_RO, "--remount-ro", 1, OPTG_FS, OPTF_B8, "DEST", "Remount DEST as readonly; does not recursively remount") \
+	X(RO_BIND, "--ro-bind", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Bind mount the host path SRC readonly on DEST") \
+	X(RO_BIND_DATA, "--ro-bind-data", 2, OPTG_FS, OPTF_B8, "FD DEST", "Copy from FD to file which is readonly bind-mounted on DEST") \
+	X(RO_BIND_FD, "--ro-bind-fd", 2, OPTG_FS, OPTF_B8, "FD DEST", "Bind open directory or path fd read-only on DEST") \
+	X(RO_BIND_TRY, "--ro-bind-try", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Equal to --ro-bind but ignores non-existent SRC") \
+	X(RO_OVERLAY, "--ro-overlay", 1, OPTG_FS, 0, "DEST", "Mount overlayfs read-only on DEST") \
+	X(SECCOMP, "--seccomp", 1, OPTG_SECURITY, OPTF_B8, "FD", "Load and use seccomp rules from FD (not repeatable)") \
+	X(SETENV, "--setenv", 2, OPTG_PROCESS, OPTF_B8, "VAR VALUE", "Set an environment variable") \
+	X(SHARE_NET, "--share-net", 0, OPTG_NAMESPACE, OPTF_B8, "", "Retain the network namespace (can only combine with --unshare-all)") \
+	X(SIZE, "--size", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, "BYTES", "Set size of next argument (only for --tmpfs)") \
+	X(SYMLINK, "--symlink", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Create symlink at DEST with target SRC") \
+	X(SYNC_FD, "--sync-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Keep this fd open while sandbox is running") \
+	X(TMP_OVERLAY, "--tmp-overlay", 1, OPTG_FS, 0, "DEST", "Mount overlayfs with writes going to an invisible tmpfs on DEST") \
+	X(TMPFS, "--tmpfs", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new tmpfs on DEST") \
+	X(UID, "--uid", 1, OPTG_NAMESPACE, OPTF_B8, "UID", "Custom uid in the sandbox (requires --unshare-user or --userns)") \
+	X(UNSETENV, "--unsetenv", 1, OPTG_PROCESS, OPTF_B8, "VAR", "Unset an environment variable") \
+	X(UNSHARE_ALL, "--unshare-all", 0, OPTG_NAMESPACE, OPTF_B8, "", "Unshare every namespace we support by default") \
+	X(UNSHARE_CGROUP, "--unshare-cgroup", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new cgroup namespace") \
+	X(UNSHARE_CGROUP_TRY, "--unshare-cgroup-try", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new cgroup namespace if possible else continue by skipping it") \
+	X(UNSHARE_IPC, "--unshare-ipc", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new ipc namespace") \
+	X(UNSHARE_NET, "--unshare-net", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new network namespace") \
+	X(UNSHARE_PID, "--unshare-pid", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new pid namespace") \
+	X(UNSHARE_USER, "--unshare-user", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new user namespace (may be automatically implied if not root)") \
+	X(UNSHARE_USER_TRY, "--unshare-user-try", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new user namespace if possible else continue by skipping it") \
+	X(UNSHARE_UTS, "--unshare-uts", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new uts namespace") \
+	X(USERNS, "--userns", 1, OPTG_NAMESPACE, OPTF_B8, "FD", "Use this user namespace (cannot combine with --unshare-user)") \
+	X(USERNS_BLOCK_FD, "--userns-block-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Block on FD until the user namespace is ready") \
+	X(USERNS2, "--userns2", 1, OPTG_NAMESPACE, OPTF_B8, "FD", "After setup switch to this user namespace, only useful with --userns") \
+	X(VERSION, "--version", 0, OPTG_GENERAL, OPTF_B8, "", "Print version")
+/* clang-format on */
+
+enum cli_option_id {
+#define CLI_OPTION_ENUM(id, name, arity, group, flags, args, help) OPT_##id,
+	NSRUN_OPTIONS(CLI_OPTION_ENUM)
+#undef CLI_OPTION_ENUM
+	OPT_MAX
+};
+
+struct cli_option {
+	enum cli_option_id id;
+	const char *name;
+	unsigned arity;
+	enum cli_group group;
+	unsigned flags;	  /* enum cli_flags */
+	const char *args; /* metavariables, space-separated; "" for none */
+	const char *help;
+};
+
+/* The table in sorted order; cli_options[i].id == i. */
+extern const struct cli_option cli_options[];
+extern const size_t cli_n_options;
+
+/* "general", "namespace", ... (stable: list-options and the meta tests use it). */
+const char *cli_group_name(enum cli_group group);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli-options.h"
 #include "error.h"
 #include "plan.h"
 
@@ -32,3 +33,16 @@ void cli_usage(FILE *out, const char *argv0);
 
 /* The real reader for main.c: read_all() then close(). */
 int cli_read_fd_default(void *userdata, int fd, size_t max, char **ret, size_t *len);
+
+/* The table row for an exact option name, or NULL. */
+const struct cli_option *cli_find_option(const char *name);
+
+/* Seccomp programs in plan_to_argv()'s output: program i is read from fd
+ * PLAN_TO_ARGV_SECCOMP_FD_BASE + i, so a test reader can hand the same bytes back. */
+#define PLAN_TO_ARGV_SECCOMP_FD_BASE 1000
+
+/* The inverse of cli_parse() (defined in plan.c; its prototype belongs in plan.h, which
+ * the CLI helper does not own): a NULL-terminated argv, argv[0] = "nsrun", free with
+ * strv_free(), that parses back into a plan with the same plan_format() text. --args
+ * buffers come back expanded and the environment as --clearenv plus --setenv. */
+char **plan_to_argv(const struct plan *plan);

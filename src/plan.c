@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* plan.c: placeholder until the plan module lands. */
+/*
+ * plan.c: the plan's life cycle, its cross-option checks (bwrap's wording), its
+ * canonical text form and its inverse, an equivalent argv. A plan owns every string
+ * and array in it; plan_free() releases all of them. Everything here is pure.
+ */
 #include "config.h"
 
 #include "plan.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "util.h"
 
 void plan_init(struct plan *plan, char *const *envp)
@@ -19,14 +25,537 @@ void plan_init(struct plan *plan, char *const *envp)
 
 void plan_free(struct plan *plan)
 {
+	for (size_t i = 0; i < plan->n_ops; i++) {
+		free(plan->ops[i].source);
+		free(plan->ops[i].dest);
+		free(plan->ops[i].workdir);
+		strv_free(plan->ops[i].layers);
+	}
+	free(plan->ops);
+	free(plan->ns.hostname);
+	strv_free(plan->proc.argv);
+	free(plan->proc.argv0);
+	free(plan->proc.chdir);
 	strv_free(plan->proc.envp);
+	free(plan->proc.exec_label);
+	free(plan->proc.file_label);
+	strv_free(plan->sync.lock_files);
+	free(plan->caps.ops);
+	for (size_t i = 0; i < plan->seccomp.n_progs; i++)
+		free(plan->seccomp.progs[i].data);
+	free(plan->seccomp.progs);
+	strv_free(plan->landlock.rw);
+	strv_free(plan->landlock.exec);
+	free(plan->landlock.connect_tcp);
+	free(plan->landlock.bind_tcp);
+	strv_free(plan->hide.hide);
+	strv_free(plan->hide.allow);
+	strv_free(plan->warnings);
 	memset(plan, 0, sizeof(*plan));
+}
+
+struct op *plan_add_op(struct plan *plan, enum op_type type)
+{
+	struct op *op;
+
+	if (plan->n_ops >= PLAN_MAX_OPS)
+		return NULL;
+	op = xappend(&plan->ops, &plan->n_ops, sizeof(*op));
+	op->type = type;
+	op->fd = -1;
+	return op;
+}
+
+const char *op_type_name(enum op_type type)
+{
+	static const char *const names[OP_MAX] = {
+		[OP_BIND] = "--bind",
+		[OP_RO_BIND] = "--ro-bind",
+		[OP_DEV_BIND] = "--dev-bind",
+		[OP_BIND_FD] = "--bind-fd",
+		[OP_RO_BIND_FD] = "--ro-bind-fd",
+		[OP_REMOUNT_RO] = "--remount-ro",
+		[OP_PROC] = "--proc",
+		[OP_DEV] = "--dev",
+		[OP_TMPFS] = "--tmpfs",
+		[OP_MQUEUE] = "--mqueue",
+		[OP_DIR] = "--dir",
+		[OP_FILE] = "--file",
+		[OP_BIND_DATA] = "--bind-data",
+		[OP_RO_BIND_DATA] = "--ro-bind-data",
+		[OP_SYMLINK] = "--symlink",
+		[OP_CHMOD] = "--chmod",
+		[OP_OVERLAY] = "--overlay",
+		[OP_TMP_OVERLAY] = "--tmp-overlay",
+		[OP_RO_OVERLAY] = "--ro-overlay",
+	};
+
+	return (unsigned)type < OP_MAX ? names[type] : "--unknown";
+}
+
+/* ---- validation ---- */
+
+static const char *ns_conflict(const struct ns_config *ns)
+{
+	if (ns->user != NS_NO)
+		return ns->user == NS_YES ? "--unshare-user" : "--unshare-user-try";
+	if (ns->cgroup != NS_NO)
+		return ns->cgroup == NS_YES ? "--unshare-cgroup" : "--unshare-cgroup-try";
+	if (ns->ipc || ns->pid || ns->net || ns->uts)
+		return ns->ipc ? "--unshare-ipc" : ns->pid ? "--unshare-pid"
+					    : ns->net ? "--unshare-net" : "--unshare-uts";
+	if (ns->userns_fd >= 0 || ns->userns2_fd >= 0 || ns->pidns_fd >= 0)
+		return ns->userns_fd >= 0 ? "--userns" : ns->userns2_fd >= 0 ? "--userns2"
+									  : "--pidns";
+	if (ns->disable_userns || ns->assert_userns_disabled)
+		return ns->disable_userns ? "--disable-userns" : "--assert-userns-disabled";
+	if (ns->has_uid || ns->has_gid)
+		return ns->has_uid ? "--uid" : "--gid";
+	return ns->hostname ? "--hostname" : NULL;
+}
+
+static const char *sync_conflict(const struct sync_config *s)
+{
+	if (s->sync_fd >= 0)
+		return "--sync-fd";
+	if (s->block_fd >= 0)
+		return "--block-fd";
+	if (s->userns_block_fd >= 0)
+		return "--userns-block-fd";
+	if (s->info_fd >= 0)
+		return "--info-fd";
+	if (s->json_status_fd >= 0)
+		return "--json-status-fd";
+	return s->lock_files ? "--lock-file" : NULL;
+}
+
+/* --landlock-only execs in place: everything that needs a sandbox process is refused
+ * rather than silently ignored. Environment, --chdir, --argv0, --new-session and
+ * --die-with-parent still apply. */
+static const char *landlock_only_conflict(const struct plan *p)
+{
+	const char *c;
+
+	if (p->n_ops > 0)
+		return op_type_name(p->ops[0].type);
+	c = ns_conflict(&p->ns);
+	if (!c)
+		c = sync_conflict(&p->sync);
+	if (c)
+		return c;
+	if (p->proc.as_pid_1)
+		return "--as-pid-1";
+	if (p->proc.exec_label || p->proc.file_label)
+		return p->proc.exec_label ? "--exec-label" : "--file-label";
+	if (p->caps.n_ops > 0)
+		return p->caps.ops[0].add ? "--cap-add" : "--cap-drop";
+	if (p->seccomp.n_progs > 0)
+		return p->seccomp.from_seccomp_opt ? "--seccomp" : "--add-seccomp-fd";
+	if (p->hide.hide || p->hide.allow)
+		return p->hide.hide ? "--overlay-hide" : "--overlay-allow";
+	return NULL;
+}
+
+static int validate_userns(const struct plan *p, struct nsrun_error *err)
+{
+	const struct ns_config *ns = &p->ns;
+	int ubfd = p->sync.userns_block_fd;
+
+	if (ubfd >= 0 && ns->user != NS_YES)
+		return error_set(err, 0, "--userns-block-fd requires --unshare-user");
+	if (ubfd >= 0 && p->sync.info_fd < 0)
+		return error_set(err, 0, "--userns-block-fd requires --info-fd");
+	if (ns->userns_fd >= 0 && ns->user == NS_YES)
+		return error_set(err, 0, "--userns not compatible --unshare-user");
+	if (ns->userns_fd >= 0 && ns->user == NS_TRY)
+		return error_set(err, 0, "--userns not compatible --unshare-user-try");
+	if (ns->disable_userns && ns->user != NS_YES)
+		return error_set(err, 0, "--disable-userns requires --unshare-user");
+	if (ns->disable_userns && ubfd >= 0)
+		/* sic: bwrap's message has two spaces */
+		return error_set(err, 0, "--disable-userns is not compatible with  --userns-block-fd");
+	return 0;
 }
 
 int plan_validate(const struct plan *plan, bool is_root, struct nsrun_error *err)
 {
-	(void)plan;
-	(void)is_root;
-	(void)err;
+	const struct ns_config *ns = &plan->ns;
+	/* Without root nsrun always creates a user namespace (bwrap implies it too). */
+	bool no_userns = is_root && ns->user == NS_NO && ns->userns_fd < 0;
+	const char *c;
+	int r;
+
+	if (plan->landlock.only && (c = landlock_only_conflict(plan)))
+		return error_set(err, 0, "--landlock-only cannot be combined with %s", c);
+	r = validate_userns(plan, err);
+	if (r < 0)
+		return r;
+	if (no_userns && ns->has_uid && ns->uid != 0)
+		return error_set(err, 0, "Specifying --uid requires --unshare-user or --userns");
+	if (no_userns && ns->has_gid && ns->gid != 0)
+		return error_set(err, 0, "Specifying --gid requires --unshare-user or --userns");
+	if (ns->hostname && !ns->uts)
+		return error_set(err, 0, "Specifying --hostname requires --unshare-uts");
+	if (plan->proc.as_pid_1 && !ns->pid)
+		return error_set(err, 0, "Specifying --as-pid-1 requires --unshare-pid");
+	if (plan->proc.as_pid_1 && plan->sync.lock_files)
+		return error_set(err, 0, "Specifying --as-pid-1 and --lock-file is not permitted");
 	return 0;
+}
+
+/* ---- canonical text ---- */
+
+/* Quoted, with C escapes, so every field stays on one line whatever it contains. */
+static void put_str(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("(null)", f);
+		return;
+	}
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void put_strv(FILE *f, const char *key, char *const *v)
+{
+	for (size_t i = 0; v && v[i]; i++) {
+		fprintf(f, "%s[%zu]=", key, i);
+		put_str(f, v[i]);
+		fputc('\n', f);
+	}
+}
+
+static const char *ns_request_name(enum ns_request r)
+{
+	return r == NS_YES ? "yes" : r == NS_TRY ? "try" : "no";
+}
+
+static void format_op(FILE *f, size_t i, const struct op *op)
+{
+	fprintf(f, "op[%zu]=%s%s", i, op_type_name(op->type), op->flags & OP_F_TRY ? "-try" : "");
+	if (op->source) {
+		fputs(" source=", f);
+		put_str(f, op->source);
+	}
+	if (op->workdir) {
+		fputs(" workdir=", f);
+		put_str(f, op->workdir);
+	}
+	for (size_t j = 0; op->layers && op->layers[j]; j++) {
+		fputs(" layer=", f);
+		put_str(f, op->layers[j]);
+	}
+	if (op->fd >= 0)
+		fprintf(f, " fd=%d", op->fd);
+	if (op->perms || (op->flags & OP_F_HAS_PERMS))
+		fprintf(f, " perms=%04o%s", (unsigned)op->perms,
+			op->flags & OP_F_HAS_PERMS ? "" : "(default)");
+	if (op->flags & OP_F_HAS_SIZE)
+		fprintf(f, " size=%llu", (unsigned long long)op->size);
+	fputs(" dest=", f);
+	put_str(f, op->dest);
+	fputc('\n', f);
+}
+
+static void format_ns(FILE *f, const struct ns_config *ns)
+{
+	fprintf(f, "ns.user=%s\nns.cgroup=%s\n", ns_request_name(ns->user),
+		ns_request_name(ns->cgroup));
+	fprintf(f, "ns.ipc=%d\nns.pid=%d\nns.net=%d\nns.uts=%d\n", ns->ipc, ns->pid, ns->net,
+		ns->uts);
+	fprintf(f, "ns.userns_fd=%d\nns.userns2_fd=%d\nns.pidns_fd=%d\n", ns->userns_fd,
+		ns->userns2_fd, ns->pidns_fd);
+	fprintf(f, "ns.disable_userns=%d\nns.assert_userns_disabled=%d\n", ns->disable_userns,
+		ns->assert_userns_disabled);
+	if (ns->has_uid)
+		fprintf(f, "ns.uid=%u\n", (unsigned)ns->uid);
+	if (ns->has_gid)
+		fprintf(f, "ns.gid=%u\n", (unsigned)ns->gid);
+	fputs("ns.hostname=", f);
+	put_str(f, ns->hostname);
+	fputc('\n', f);
+}
+
+static void format_proc(FILE *f, const struct proc_config *pc)
+{
+	put_strv(f, "proc.argv", pc->argv);
+	fputs("proc.argv0=", f);
+	put_str(f, pc->argv0);
+	fputs("\nproc.chdir=", f);
+	put_str(f, pc->chdir);
+	fputs("\nproc.exec_label=", f);
+	put_str(f, pc->exec_label);
+	fputs("\nproc.file_label=", f);
+	put_str(f, pc->file_label);
+	fprintf(f, "\nproc.die_with_parent=%d\nproc.new_session=%d\nproc.as_pid_1=%d\n",
+		pc->die_with_parent, pc->new_session, pc->as_pid_1);
+	put_strv(f, "proc.env", pc->envp);
+}
+
+static void format_sync(FILE *f, const struct sync_config *s)
+{
+	fprintf(f, "sync.sync_fd=%d\nsync.block_fd=%d\nsync.userns_block_fd=%d\n", s->sync_fd,
+		s->block_fd, s->userns_block_fd);
+	fprintf(f, "sync.info_fd=%d\nsync.json_status_fd=%d\n", s->info_fd, s->json_status_fd);
+	put_strv(f, "sync.lock_file", s->lock_files);
+}
+
+/* FNV-1a: enough to tell programs apart in a dump without printing them. */
+static uint64_t fnv1a(const unsigned char *d, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ d[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void format_security(FILE *f, const struct plan *p)
+{
+	for (size_t i = 0; i < p->caps.n_ops; i++) {
+		const struct cap_op *c = &p->caps.ops[i];
+
+		if (c->cap == CAP_OP_ALL)
+			fprintf(f, "caps[%zu]=%s ALL\n", i, c->add ? "add" : "drop");
+		else
+			fprintf(f, "caps[%zu]=%s %d\n", i, c->add ? "add" : "drop", c->cap);
+	}
+	fprintf(f, "seccomp.from_seccomp_opt=%d\n", p->seccomp.from_seccomp_opt);
+	for (size_t i = 0; i < p->seccomp.n_progs; i++)
+		fprintf(f, "seccomp[%zu]=len=%zu fnv1a=%016llx\n", i, p->seccomp.progs[i].len,
+			(unsigned long long)fnv1a(p->seccomp.progs[i].data,
+						  p->seccomp.progs[i].len));
+}
+
+static void format_landlock(FILE *f, const struct landlock_config *l)
+{
+	fprintf(f, "landlock.enabled=%d\nlandlock.only=%d\nlandlock.scope=%d\n", l->enabled,
+		l->only, l->scope);
+	put_strv(f, "landlock.rw", l->rw);
+	put_strv(f, "landlock.exec", l->exec);
+	fprintf(f, "landlock.has_connect_tcp=%d\n", l->has_connect_tcp);
+	for (size_t i = 0; i < l->n_connect_tcp; i++)
+		fprintf(f, "landlock.connect_tcp[%zu]=%u\n", i, l->connect_tcp[i]);
+	fprintf(f, "landlock.has_bind_tcp=%d\n", l->has_bind_tcp);
+	for (size_t i = 0; i < l->n_bind_tcp; i++)
+		fprintf(f, "landlock.bind_tcp[%zu]=%u\n", i, l->bind_tcp[i]);
+}
+
+char *plan_format(const struct plan *plan)
+{
+	static const char *const modes[PLAN_MODE_MAX] = {
+		[PLAN_RUN] = "run",
+		[PLAN_HELP] = "help",
+		[PLAN_VERSION] = "version",
+		[PLAN_LANDLOCK_ABI] = "landlock-abi",
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		abort(); /* only ENOMEM; xmalloc's policy */
+	fprintf(f, "mode=%s\nlevel_prefix=%d\n",
+		(unsigned)plan->mode < PLAN_MODE_MAX ? modes[plan->mode] : "?",
+		plan->level_prefix);
+	for (size_t i = 0; i < plan->n_ops; i++)
+		format_op(f, i, &plan->ops[i]);
+	format_ns(f, &plan->ns);
+	format_proc(f, &plan->proc);
+	format_sync(f, &plan->sync);
+	format_security(f, plan);
+	format_landlock(f, &plan->landlock);
+	put_strv(f, "hide.hide", plan->hide.hide);
+	put_strv(f, "hide.allow", plan->hide.allow);
+	if (fclose(f) != 0)
+		abort();
+	return buf;
+}
+
+/* ---- the equivalent argv ---- */
+
+static void push(char ***v, const char *s)
+{
+	strv_push(v, s);
+}
+
+/* Pushes [opt] n, in decimal or (for modes) octal with a leading 0. */
+static void push_num(char ***v, const char *opt, long long n, bool octal)
+{
+	char *s = octal ? xasprintf("0%llo", (unsigned long long)n) : xasprintf("%lld", n);
+
+	if (opt)
+		push(v, opt);
+	push(v, s);
+	free(s);
+}
+
+static void push_fd(char ***v, const char *opt, int fd)
+{
+	if (fd >= 0)
+		push_num(v, opt, fd, false);
+}
+
+static void op_to_argv(char ***v, const struct op *op)
+{
+	const char *name = op_type_name(op->type);
+	char *try_name = NULL;
+
+	for (size_t i = 0; op->layers && op->layers[i]; i++) {
+		push(v, "--overlay-src");
+		push(v, op->layers[i]);
+	}
+	if (op->flags & OP_F_HAS_PERMS)
+		push_num(v, "--perms", op->perms, true);
+	if (op->flags & OP_F_HAS_SIZE)
+		push_num(v, "--size", (long long)op->size, false);
+	if (op->flags & OP_F_TRY)
+		name = try_name = xasprintf("%s-try", name);
+	push(v, name);
+	free(try_name);
+	if (op->type == OP_CHMOD)
+		push_num(v, NULL, op->perms, true);
+	else if (op->fd >= 0)
+		push_fd(v, NULL, op->fd);
+	else if (op->source)
+		push(v, op->source);
+	if (op->workdir)
+		push(v, op->workdir);
+	push(v, op->dest ? op->dest : "");
+}
+
+static void ns_to_argv(char ***v, const struct ns_config *ns)
+{
+	if (ns->user != NS_NO)
+		push(v, ns->user == NS_YES ? "--unshare-user" : "--unshare-user-try");
+	if (ns->cgroup != NS_NO)
+		push(v, ns->cgroup == NS_YES ? "--unshare-cgroup" : "--unshare-cgroup-try");
+	if (ns->ipc)
+		push(v, "--unshare-ipc");
+	if (ns->pid)
+		push(v, "--unshare-pid");
+	if (ns->net)
+		push(v, "--unshare-net");
+	if (ns->uts)
+		push(v, "--unshare-uts");
+	push_fd(v, "--userns", ns->userns_fd);
+	push_fd(v, "--userns2", ns->userns2_fd);
+	push_fd(v, "--pidns", ns->pidns_fd);
+	if (ns->disable_userns)
+		push(v, "--disable-userns");
+	if (ns->assert_userns_disabled)
+		push(v, "--assert-userns-disabled");
+	if (ns->has_uid)
+		push_num(v, "--uid", ns->uid, false);
+	if (ns->has_gid)
+		push_num(v, "--gid", ns->gid, false);
+	if (ns->hostname) {
+		push(v, "--hostname");
+		push(v, ns->hostname);
+	}
+}
+
+static void push_opt_str(char ***v, const char *opt, const char *s)
+{
+	if (s) {
+		push(v, opt);
+		push(v, s);
+	}
+}
+
+static void proc_to_argv(char ***v, const struct proc_config *pc)
+{
+	push_opt_str(v, "--argv0", pc->argv0);
+	push_opt_str(v, "--chdir", pc->chdir);
+	push_opt_str(v, "--exec-label", pc->exec_label);
+	push_opt_str(v, "--file-label", pc->file_label);
+	if (pc->die_with_parent)
+		push(v, "--die-with-parent");
+	if (pc->new_session)
+		push(v, "--new-session");
+	if (pc->as_pid_1)
+		push(v, "--as-pid-1");
+	push(v, "--clearenv");
+	for (size_t i = 0; pc->envp && pc->envp[i]; i++) {
+		const char *eq = strchr(pc->envp[i], '=');
+		char *name;
+
+		if (!eq)
+			continue; /* cannot be expressed with --setenv */
+		name = xasprintf("%.*s", (int)(eq - pc->envp[i]), pc->envp[i]);
+		push(v, "--setenv");
+		push(v, name);
+		push(v, eq + 1);
+		free(name);
+	}
+}
+
+static void rest_to_argv(char ***v, const struct plan *p)
+{
+	for (size_t i = 0; p->caps.n_ops > i; i++) {
+		const struct cap_op *c = &p->caps.ops[i];
+
+		if (c->cap == CAP_OP_ALL)
+			push_opt_str(v, c->add ? "--cap-add" : "--cap-drop", "ALL");
+		else
+			push_num(v, c->add ? "--cap-add" : "--cap-drop", c->cap, false);
+	}
+	for (size_t i = 0; i < p->seccomp.n_progs; i++)
+		push_fd(v, p->seccomp.from_seccomp_opt ? "--seccomp" : "--add-seccomp-fd",
+			PLAN_TO_ARGV_SECCOMP_FD_BASE + (int)i);
+	push_fd(v, "--sync-fd", p->sync.sync_fd);
+	push_fd(v, "--block-fd", p->sync.block_fd);
+	push_fd(v, "--userns-block-fd", p->sync.userns_block_fd);
+	push_fd(v, "--info-fd", p->sync.info_fd);
+	push_fd(v, "--json-status-fd", p->sync.json_status_fd);
+	for (size_t i = 0; p->sync.lock_files && p->sync.lock_files[i]; i++)
+		push_opt_str(v, "--lock-file", p->sync.lock_files[i]);
+	for (size_t i = 0; p->landlock.rw && p->landlock.rw[i]; i++)
+		push_opt_str(v, "--landlock-rw", p->landlock.rw[i]);
+	for (size_t i = 0; p->landlock.exec && p->landlock.exec[i]; i++)
+		push_opt_str(v, "--landlock-exec", p->landlock.exec[i]);
+	for (size_t i = 0; i < p->landlock.n_connect_tcp; i++)
+		push_num(v, "--landlock-connect-tcp", p->landlock.connect_tcp[i], false);
+	for (size_t i = 0; i < p->landlock.n_bind_tcp; i++)
+		push_num(v, "--landlock-bind-tcp", p->landlock.bind_tcp[i], false);
+	if (p->landlock.scope)
+		push(v, "--landlock-scope");
+	if (p->landlock.only)
+		push(v, "--landlock-only");
+	for (size_t i = 0; p->hide.hide && p->hide.hide[i]; i++)
+		push_opt_str(v, "--overlay-hide", p->hide.hide[i]);
+	for (size_t i = 0; p->hide.allow && p->hide.allow[i]; i++)
+		push_opt_str(v, "--overlay-allow", p->hide.allow[i]);
+	if (p->level_prefix)
+		push(v, "--level-prefix");
+}
+
+char **plan_to_argv(const struct plan *plan)
+{
+	char **v = NULL;
+
+	push(&v, "nsrun");
+	ns_to_argv(&v, &plan->ns);
+	for (size_t i = 0; i < plan->n_ops; i++)
+		op_to_argv(&v, &plan->ops[i]);
+	proc_to_argv(&v, &plan->proc);
+	rest_to_argv(&v, plan);
+	if (plan->mode != PLAN_RUN)
+		push(&v, plan->mode == PLAN_HELP      ? "--help"
+			 : plan->mode == PLAN_VERSION ? "--version"
+						      : "--landlock-abi");
+	if (plan->proc.argv) {
+		push(&v, "--");
+		for (size_t i = 0; plan->proc.argv[i]; i++)
+			push(&v, plan->proc.argv[i]);
+	}
+	return v;
 }

@@ -1,6 +1,32 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* placeholder */
+/*
+ * list-options.c: prints the option table, one row per line, as
+ * "NAME ARITY GROUP FLAGS" (FLAGS: comma list of modifier,nsrun,bwrap08, or "-").
+ * The meta and compat tests parse this; keep the format stable.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
 int main(void)
 {
+	for (size_t i = 0; i < cli_n_options; i++) {
+		const struct cli_option *o = &cli_options[i];
+		char flags[64] = "";
+
+		if (o->flags & OPTF_MODIFIER)
+			snprintf(flags, sizeof(flags), "modifier");
+		if (o->flags & OPTF_NSRUN)
+			snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "%snsrun",
+				 flags[0] ? "," : "");
+		if (o->flags & OPTF_BWRAP08)
+			snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "%sbwrap08",
+				 flags[0] ? "," : "");
+		printf("%s %u %s %s\n", o->name, o->arity, cli_group_name(o->group),
+		       flags[0] ? flags : "-");
+	}
 	return 0;
 }

@@ -1,6 +1,746 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* placeholder: skipped until the module tests land */
+/*
+ * test-cli.c: the parser against bwrap's observable behaviour: arity and error texts
+ * (checked against /usr/bin/bwrap 0.8.0 where it has the option), op order, modifiers,
+ * "--", --args through a fake reader, the 9000-argument cap, environment edits and the
+ * nsrun extensions.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+#include "util.h"
+
+/* A reader serving canned buffers by fd; unknown fds fail with EBADF. */
+struct fake {
+	int fds[8];
+	const char *data[8];
+	size_t lens[8];
+	size_t n;
+	int reads;
+};
+
+static int fake_read(void *userdata, int fd, size_t max, char **ret, size_t *len)
+{
+	struct fake *f = userdata;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->fds[i] != fd)
+			continue;
+		if (f->lens[i] > max)
+			return -EFBIG;
+		*ret = xmalloc(f->lens[i] + 1);
+		memcpy(*ret, f->data[i], f->lens[i]);
+		(*ret)[f->lens[i]] = '\0';
+		*len = f->lens[i];
+		f->reads++;
+		return 0;
+	}
+	return -EBADF;
+}
+
+static void fake_add(struct fake *f, int fd, const char *data, size_t len)
+{
+	f->fds[f->n] = fd;
+	f->data[f->n] = data;
+	f->lens[f->n] = len;
+	f->n++;
+}
+
+static const char *const start_env[] = { "PATH=/usr/bin:/bin", "HOME=/root", "LANG=C", NULL };
+
+static int parse_v(struct fake *f, bool selinux, struct plan *p, struct nsrun_error *e,
+		   const char *const *args)
+{
+	struct cli_io io = { .read_fd = fake_read, .userdata = f,
+			     .envp = (char *const *)start_env, .selinux_enabled = selinux };
+	const char *argv[64] = { "nsrun" };
+	int argc = 1;
+
+	while (args[argc - 1])
+		argv[argc] = args[argc - 1], argc++;
+	memset(e, 0, sizeof(*e));
+	return cli_parse(argc, (char *const *)argv, &io, p, e);
+}
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define PARSE_OK(p, ...)                                                                           \
+	do {                                                                                       \
+		struct nsrun_error e_;                                                             \
+		int r_ = parse_v(NULL, false, (p), &e_, ARGS(__VA_ARGS__));                        \
+		if (r_ < 0)                                                                        \
+			fail_msg("unexpected error: %s", e_.msg);                                  \
+	} while (0)
+
+static void expect_err_v(struct fake *f, bool selinux, const char *msg, const char *const *args)
+{
+	struct nsrun_error e;
+	struct plan p;
+	int r = parse_v(f, selinux, &p, &e, args);
+
+	if (r >= 0)
+		fail_msg("expected error \"%s\"", msg);
+	assert_string_equal(e.msg, msg);
+	plan_free(&p);
+}
+#define EXPECT_ERR(msg, ...) expect_err_v(NULL, false, (msg), ARGS(__VA_ARGS__))
+
+static void test_table_sorted(void **state)
+{
+	(void)state;
+	assert_int_equal(cli_n_options, OPT_MAX);
+	assert_int_equal(cli_n_options, 67 + 9);
+	for (size_t i = 0; i < cli_n_options; i++) {
+		assert_int_equal(cli_options[i].id, i);
+		assert_true(cli_options[i].arity <= 3);
+		assert_true(str_has_prefix(cli_options[i].name, "--"));
+		assert_ptr_equal(cli_find_option(cli_options[i].name), &cli_options[i]);
+		if (i > 0 && strcmp(cli_options[i - 1].name, cli_options[i].name) >= 0)
+			fail_msg("%s sorts after %s", cli_options[i - 1].name,
+				 cli_options[i].name);
+		/* metavariable count equals arity */
+		size_t words = 0;
+		for (const char *s = cli_options[i].args; *s; s++)
+			if (s == cli_options[i].args || s[-1] == ' ')
+				words++;
+		assert_int_equal(words, cli_options[i].arity);
+	}
+	assert_null(cli_find_option("--bind=/"));
+	assert_null(cli_find_option("--"));
+}
+
+static void test_arity_messages(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < cli_n_options; i++) {
+		const struct cli_option *o = &cli_options[i];
+		static const char *const words[] = { "", "an argument", "two arguments",
+						      "three arguments" };
+		char want[128];
+
+		if (o->arity == 0)
+			continue;
+		if (o->id == OPT_ARGV0 || o->id == OPT_CHDIR || o->id == OPT_REMOUNT_RO)
+			snprintf(want, sizeof(want), "%s takes one argument", o->name);
+		else if (o->id == OPT_RO_BIND_FD)
+			snprintf(want, sizeof(want), "--bind-fd takes two arguments");
+		else
+			snprintf(want, sizeof(want), "%s takes %s", o->name, words[o->arity]);
+		/* Every shorter argument count fails the same way. */
+		for (unsigned n = 0; n < o->arity; n++) {
+			const char *args[4] = { o->name, NULL, NULL, NULL };
+
+			for (unsigned k = 0; k < n; k++)
+				args[k + 1] = "/x";
+			expect_err_v(NULL, true, want, args);
+		}
+	}
+	EXPECT_ERR("--bind takes two arguments", "--bind", "/x");
+	EXPECT_ERR("--dir takes an argument", "--dir");
+	EXPECT_ERR("--overlay takes three arguments", "--overlay-src", "/a", "--overlay", "/u", "/w");
+}
+
+static void test_unknown_and_command(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	EXPECT_ERR("Unknown option --bind=/", "--bind=/", "/");
+	EXPECT_ERR("Unknown option -x", "-x");
+	EXPECT_ERR("Unknown option -", "-", "true");
+	EXPECT_ERR("Unknown option --unshare-foo", "--unshare-foo", "true");
+
+	PARSE_OK(&p, "--unshare-ipc", "ls", "-l", "--bind");
+	assert_string_equal(p.proc.argv[0], "ls");
+	assert_string_equal(p.proc.argv[1], "-l");
+	assert_string_equal(p.proc.argv[2], "--bind");
+	assert_null(p.proc.argv[3]);
+	assert_true(p.ns.ipc);
+	plan_free(&p);
+
+	PARSE_OK(&p, "--", "--inadvisable-executable-name--", "x");
+	assert_string_equal(p.proc.argv[0], "--inadvisable-executable-name--");
+	assert_string_equal(p.proc.argv[1], "x");
+	plan_free(&p);
+
+	PARSE_OK(&p, "--", "--dev-bind", "/", "/");
+	assert_int_equal(p.n_ops, 0);
+	assert_string_equal(p.proc.argv[0], "--dev-bind");
+	plan_free(&p);
+
+	PARSE_OK(&p, "--unshare-pid");
+	assert_null(p.proc.argv);
+	plan_free(&p);
+
+	PARSE_OK(&p, "--unshare-pid", "--");
+	assert_null(p.proc.argv);
+	plan_free(&p);
+}
+
+static void test_modes(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--unshare-pid", "--help", "--bogus");
+	assert_int_equal(p.mode, PLAN_HELP);
+	assert_null(p.proc.argv);
+	plan_free(&p);
+	PARSE_OK(&p, "--version", "--bogus");
+	assert_int_equal(p.mode, PLAN_VERSION);
+	plan_free(&p);
+	PARSE_OK(&p, "--landlock-abi");
+	assert_int_equal(p.mode, PLAN_LANDLOCK_ABI);
+	assert_false(p.landlock.enabled);
+	plan_free(&p);
+	/* Errors before --help still count. */
+	EXPECT_ERR("Unknown option --bogus", "--bogus", "--help");
+	PARSE_OK(&p, "--perms", "0700", "--help");
+	assert_int_equal(p.mode, PLAN_HELP);
+	plan_free(&p);
+}
+
+static void test_ops_in_order(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--ro-bind", "/usr", "/usr", "--bind-try", "/a", "/b", "--dev-bind-try", "/c",
+		 "/d", "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev", "--mqueue", "/mq",
+		 "--dir", "/x", "--symlink", "usr/lib", "/lib", "--chmod", "0700", "/x",
+		 "--file", "3", "/f", "--bind-data", "4", "/bd", "--ro-bind-data", "5", "/rbd",
+		 "--bind-fd", "6", "/bfd", "--ro-bind-fd", "7", "/rbfd", "--remount-ro", "/usr",
+		 "--ro-bind-try", "/e", "/f2", "true");
+	assert_int_equal(p.n_ops, 17);
+	assert_int_equal(p.ops[0].type, OP_RO_BIND);
+	assert_string_equal(p.ops[0].source, "/usr");
+	assert_int_equal(p.ops[0].flags, 0);
+	assert_int_equal(p.ops[1].type, OP_BIND);
+	assert_int_equal(p.ops[1].flags, OP_F_TRY);
+	assert_int_equal(p.ops[2].type, OP_DEV_BIND);
+	assert_int_equal(p.ops[2].flags, OP_F_TRY);
+	assert_int_equal(p.ops[3].type, OP_TMPFS);
+	assert_int_equal(p.ops[3].perms, 0755);
+	assert_false(p.ops[3].flags & OP_F_HAS_PERMS);
+	assert_int_equal(p.ops[4].type, OP_PROC);
+	assert_int_equal(p.ops[5].type, OP_DEV);
+	assert_int_equal(p.ops[6].type, OP_MQUEUE);
+	assert_int_equal(p.ops[7].type, OP_DIR);
+	assert_int_equal(p.ops[7].perms, 0755);
+	assert_int_equal(p.ops[8].type, OP_SYMLINK);
+	assert_string_equal(p.ops[8].source, "usr/lib");
+	assert_string_equal(p.ops[8].dest, "/lib");
+	assert_int_equal(p.ops[9].type, OP_CHMOD);
+	assert_int_equal(p.ops[9].perms, 0700);
+	assert_string_equal(p.ops[9].dest, "/x");
+	assert_null(p.ops[9].source);
+	assert_int_equal(p.ops[10].type, OP_FILE);
+	assert_int_equal(p.ops[10].fd, 3);
+	assert_int_equal(p.ops[10].perms, 0666);
+	assert_int_equal(p.ops[11].type, OP_BIND_DATA);
+	assert_int_equal(p.ops[11].perms, 0600);
+	assert_int_equal(p.ops[12].type, OP_RO_BIND_DATA);
+	assert_int_equal(p.ops[12].fd, 5);
+	assert_int_equal(p.ops[13].type, OP_BIND_FD);
+	assert_int_equal(p.ops[13].fd, 6);
+	assert_int_equal(p.ops[14].type, OP_RO_BIND_FD);
+	assert_string_equal(p.ops[14].dest, "/rbfd");
+	assert_int_equal(p.ops[15].type, OP_REMOUNT_RO);
+	assert_int_equal(p.ops[16].type, OP_RO_BIND);
+	assert_int_equal(p.ops[16].flags, OP_F_TRY);
+	assert_int_equal(p.ops[16].fd, -1);
+	plan_free(&p);
+}
+
+static void test_fd_args(void **state)
+{
+	(void)state;
+	EXPECT_ERR("Invalid fd: -1", "--seccomp", "-1", "true");
+	EXPECT_ERR("Invalid fd: 0a", "--seccomp", "0a", "true");
+	EXPECT_ERR("Invalid fd: x", "--userns", "x", "true");
+	EXPECT_ERR("Invalid fd: ", "--sync-fd", "", "true");
+	EXPECT_ERR("Invalid fd: -1", "--file", "-1", "/x", "true");
+	EXPECT_ERR("Invalid fd: 99999999999", "--bind-fd", "99999999999", "/x", "true");
+	EXPECT_ERR("Invalid fd: 0a", "--args", "0a", "true");
+}
+
+static void test_modifiers(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--perms", "0700", "--size", "0x100000", "--tmpfs", "/t", "--perms", "01777",
+		 "--dir", "/d", "--size", "010", "--perms", "0", "--tmpfs", "/u", "true");
+	assert_int_equal(p.ops[0].perms, 0700);
+	assert_int_equal(p.ops[0].flags, OP_F_HAS_PERMS | OP_F_HAS_SIZE);
+	assert_int_equal(p.ops[0].size, 1048576);
+	assert_int_equal(p.ops[1].perms, 01777);
+	assert_int_equal(p.ops[1].flags, OP_F_HAS_PERMS);
+	assert_int_equal(p.ops[2].size, 8);
+	assert_int_equal(p.ops[2].perms, 0);
+	plan_free(&p);
+
+	EXPECT_ERR("--perms takes an octal argument <= 07777", "--perms", "999", "--dir", "/x");
+	EXPECT_ERR("--perms takes an octal argument <= 07777", "--perms", "010000", "--dir", "/x");
+	EXPECT_ERR("--perms takes an octal argument <= 07777", "--perms", "", "--dir", "/x");
+	EXPECT_ERR("--perms takes an octal argument <= 07777", "--perms", "0x", "--dir", "/x");
+	EXPECT_ERR("--perms given twice for the same action", "--perms", "0700", "--perms", "0700");
+	EXPECT_ERR("--size given twice for the same action", "--size", "5", "--size", "5");
+	EXPECT_ERR("--perms must be followed by an option that creates a file", "--perms", "0700",
+		   "--bind", "/", "/", "true");
+	EXPECT_ERR("--perms must be followed by an option that creates a file", "--perms", "0700",
+		   "--chmod", "0700", "/x", "true");
+	EXPECT_ERR("--size must be followed by --tmpfs", "--size", "1", "--dir", "/x", "true");
+	EXPECT_ERR("--chmod takes an octal argument <= 07777", "--chmod", "9999", "/x", "true");
+	/* The option's own error comes before the pending-modifier check. */
+	EXPECT_ERR("Invalid uid: x", "--perms", "0700", "--uid", "x", "true");
+
+	static const char *const bad_sizes[] = { "0", "123bogus", "", "-1", " -1", " 1",
+						 "18446744073709551616", "0x", "+1" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad_sizes); i++)
+		EXPECT_ERR("--size takes a non-zero number of bytes", "--size", bad_sizes[i],
+			   "--tmpfs", "/x", "true");
+	EXPECT_ERR("--size (for tmpfs) is limited to 9223372036854775807", "--size",
+		   "9223372036854775808", "--tmpfs", "/x");
+	EXPECT_ERR("--size (for tmpfs) is limited to 9223372036854775807", "--size",
+		   "9223372036854775809", "--tmpfs", "/x");
+	PARSE_OK(&p, "--size", "9223372036854775807", "--tmpfs", "/x");
+	assert_int_equal(p.ops[0].size, 9223372036854775807ull);
+	plan_free(&p);
+
+	/* Quirk: a modifier dangling right before COMMAND (or at the end) is ignored. */
+	PARSE_OK(&p, "--perms", "0700", "true");
+	assert_int_equal(p.n_ops, 0);
+	assert_string_equal(p.proc.argv[0], "true");
+	plan_free(&p);
+	PARSE_OK(&p, "--size", "100", "--", "true");
+	assert_int_equal(p.n_ops, 0);
+	plan_free(&p);
+	PARSE_OK(&p, "--perms", "0700");
+	assert_null(p.proc.argv);
+	plan_free(&p);
+}
+
+static void test_overlay(void **state)
+{
+	struct plan p;
+	static const char dangling[] = "--overlay-src must be followed by another --overlay-src "
+				       "or one of --overlay, --tmp-overlay, or --ro-overlay";
+
+	(void)state;
+	PARSE_OK(&p, "--overlay-src", "/l1", "--overlay-src", "/l2", "--overlay", "/rw", "/work",
+		 "/dst", "--overlay-src", "/a", "--tmp-overlay", "/t", "--overlay-src", "/b",
+		 "--overlay-src", "/c", "--ro-overlay", "/r", "true");
+	assert_int_equal(p.n_ops, 3);
+	assert_int_equal(p.ops[0].type, OP_OVERLAY);
+	assert_string_equal(p.ops[0].source, "/rw");
+	assert_string_equal(p.ops[0].workdir, "/work");
+	assert_string_equal(p.ops[0].dest, "/dst");
+	assert_string_equal(p.ops[0].layers[0], "/l1");
+	assert_string_equal(p.ops[0].layers[1], "/l2");
+	assert_null(p.ops[0].layers[2]);
+	assert_int_equal(p.ops[1].type, OP_TMP_OVERLAY);
+	assert_string_equal(p.ops[1].layers[0], "/a");
+	assert_null(p.ops[1].layers[1]);
+	assert_int_equal(p.ops[2].type, OP_RO_OVERLAY);
+	assert_string_equal(p.ops[2].layers[1], "/c");
+	plan_free(&p);
+
+	EXPECT_ERR("--overlay requires at least one --overlay-src", "--overlay", "/a", "/b", "/c");
+	EXPECT_ERR("--tmp-overlay requires at least one --overlay-src", "--tmp-overlay", "/a");
+	EXPECT_ERR("--ro-overlay requires at least two --overlay-src", "--overlay-src", "/a",
+		   "--ro-overlay", "/b");
+	EXPECT_ERR(dangling, "--overlay-src", "/tmp", "true");
+	EXPECT_ERR(dangling, "--overlay-src", "/tmp");
+	EXPECT_ERR(dangling, "--overlay-src", "/tmp", "--chdir", "/", "true");
+	/* --overlay-src is not a modifier for --perms/--size. */
+	EXPECT_ERR("--perms must be followed by an option that creates a file", "--perms", "0700",
+		   "--overlay-src", "/a", "--tmp-overlay", "/t");
+}
+
+static void test_warnings_and_singles(void **state)
+{
+	static const char *const singles[][2] = {
+		{ "--chdir", "/a" },	     { "--hostname", "h" },   { "--uid", "5" },
+		{ "--gid", "5" },	     { "--sync-fd", "3" },    { "--block-fd", "3" },
+		{ "--userns-block-fd", "3" }, { "--info-fd", "3" },   { "--json-status-fd", "3" },
+		{ "--userns", "3" },	     { "--userns2", "3" },    { "--pidns", "3" },
+		{ "--exec-label", "l" },     { "--file-label", "l" },
+	};
+	struct nsrun_error e;
+	struct plan p;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(singles); i++) {
+		char want[128];
+		const char *args[] = { singles[i][0], singles[i][1],
+				 singles[i][0], singles[i][1], "true", NULL };
+
+		assert_int_equal(parse_v(NULL, true, &p, &e, args), 0);
+		snprintf(want, sizeof(want), "Only the last %s option will take effect",
+			 singles[i][0]);
+		assert_non_null(p.warnings);
+		assert_string_equal(p.warnings[0], want);
+		assert_null(p.warnings[1]);
+		plan_free(&p);
+	}
+	PARSE_OK(&p, "--chdir", "/a", "--chdir", "/b", "--uid", "1", "--gid", "2", "--hostname",
+		 "h", "true");
+	assert_string_equal(p.proc.chdir, "/b");
+	assert_true(p.ns.has_uid && p.ns.has_gid);
+	assert_int_equal(p.ns.uid, 1);
+	assert_int_equal(p.ns.gid, 2);
+	assert_string_equal(p.ns.hostname, "h");
+	plan_free(&p);
+
+	EXPECT_ERR("--argv0 used multiple times", "--argv0", "a", "--argv0", "b", "true");
+	PARSE_OK(&p, "--argv0", "a", "true");
+	assert_string_equal(p.proc.argv0, "a");
+	assert_null(p.warnings);
+	plan_free(&p);
+	EXPECT_ERR("Invalid uid: x", "--uid", "x", "true");
+	EXPECT_ERR("Invalid uid: -1", "--uid", "-1", "true");
+	EXPECT_ERR("Invalid gid: x", "--gid", "x", "true");
+	EXPECT_ERR("Invalid gid: 4294967295", "--gid", "4294967295", "true");
+	EXPECT_ERR("labeling not supported on this system", "--exec-label", "x", "true");
+	EXPECT_ERR("labeling not supported on this system", "--file-label", "x", "true");
+}
+
+static void test_namespaces(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--unshare-all", "true");
+	assert_int_equal(p.ns.user, NS_TRY);
+	assert_int_equal(p.ns.cgroup, NS_TRY);
+	assert_true(p.ns.ipc && p.ns.pid && p.ns.net && p.ns.uts);
+	plan_free(&p);
+	PARSE_OK(&p, "--unshare-user", "--unshare-cgroup", "--unshare-all", "--share-net", "true");
+	assert_int_equal(p.ns.user, NS_YES);
+	assert_int_equal(p.ns.cgroup, NS_YES);
+	assert_false(p.ns.net);
+	plan_free(&p);
+	PARSE_OK(&p, "--share-net", "--unshare-net", "--unshare-user-try", "--unshare-cgroup-try",
+		 "--disable-userns", "--assert-userns-disabled", "--userns", "0", "--userns2", "4",
+		 "--pidns", "5", "true");
+	assert_true(p.ns.net);
+	assert_int_equal(p.ns.user, NS_TRY);
+	assert_int_equal(p.ns.cgroup, NS_TRY);
+	assert_true(p.ns.disable_userns && p.ns.assert_userns_disabled);
+	assert_int_equal(p.ns.userns_fd, 0);
+	assert_int_equal(p.ns.userns2_fd, 4);
+	assert_int_equal(p.ns.pidns_fd, 5);
+	plan_free(&p);
+}
+
+static void test_process_and_status(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--new-session", "--die-with-parent", "--as-pid-1", "--level-prefix",
+		 "--sync-fd", "3", "--block-fd", "4", "--userns-block-fd", "5", "--info-fd", "6",
+		 "--json-status-fd", "7", "--lock-file", "/l1", "--lock-file", "/l2", "true");
+	assert_true(p.proc.new_session && p.proc.die_with_parent && p.proc.as_pid_1);
+	assert_true(p.level_prefix);
+	assert_int_equal(p.sync.sync_fd, 3);
+	assert_int_equal(p.sync.block_fd, 4);
+	assert_int_equal(p.sync.userns_block_fd, 5);
+	assert_int_equal(p.sync.info_fd, 6);
+	assert_int_equal(p.sync.json_status_fd, 7);
+	assert_string_equal(p.sync.lock_files[0], "/l1");
+	assert_string_equal(p.sync.lock_files[1], "/l2");
+	plan_free(&p);
+	PARSE_OK(&p, "true");
+	assert_int_equal(p.sync.sync_fd, -1);
+	assert_int_equal(p.ns.userns_fd, -1);
+	assert_int_equal(p.mode, PLAN_RUN);
+	plan_free(&p);
+}
+
+static void test_env(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--setenv", "FOO", "1", "--unsetenv", "HOME", "--setenv", "PATH", "/x",
+		 "true");
+	assert_string_equal(p.proc.envp[0], "PATH=/x");
+	assert_string_equal(p.proc.envp[1], "LANG=C");
+	assert_string_equal(p.proc.envp[2], "FOO=1");
+	assert_null(p.proc.envp[3]);
+	plan_free(&p);
+	PARSE_OK(&p, "--setenv", "A", "1", "--clearenv", "--setenv", "B", "x=y", "--unsetenv",
+		 "NOPE", "true");
+	assert_string_equal(p.proc.envp[0], "B=x=y");
+	assert_null(p.proc.envp[1]);
+	plan_free(&p);
+	PARSE_OK(&p, "--clearenv", "--setenv", "A", "", "true");
+	assert_string_equal(p.proc.envp[0], "A=");
+	plan_free(&p);
+	EXPECT_ERR("setenv failed", "--setenv", "A=B", "x", "true");
+	EXPECT_ERR("setenv failed", "--setenv", "", "x", "true");
+	EXPECT_ERR("unsetenv failed", "--unsetenv", "A=B", "true");
+	EXPECT_ERR("unsetenv failed", "--unsetenv", "", "true");
+}
+
+static void test_caps(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--cap-add", "cap_sys_admin", "--cap-drop", "ALL", "--cap-add", "CAP_NET_RAW",
+		 "--cap-drop", "all", "--cap-add", "21", "true");
+	assert_int_equal(p.caps.n_ops, 5);
+	assert_true(p.caps.ops[0].add);
+	assert_int_equal(p.caps.ops[0].cap, 21);
+	assert_false(p.caps.ops[1].add);
+	assert_int_equal(p.caps.ops[1].cap, CAP_OP_ALL);
+	assert_int_equal(p.caps.ops[2].cap, 13);
+	assert_int_equal(p.caps.ops[3].cap, CAP_OP_ALL);
+	assert_int_equal(p.caps.ops[4].cap, 21);
+	plan_free(&p);
+	EXPECT_ERR("unknown cap: FOO", "--cap-add", "FOO", "true");
+	EXPECT_ERR("unknown cap: sys_admin", "--cap-drop", "sys_admin", "true");
+}
+
+static void test_seccomp(void **state)
+{
+	struct fake f = { 0 };
+	struct nsrun_error e;
+	struct plan p;
+
+	(void)state;
+	fake_add(&f, 3, "12345678abcdefgh", 16);
+	fake_add(&f, 4, "ABCDEFGH", 8);
+	fake_add(&f, 5, "abcde", 5);
+	fake_add(&f, 6, "", 0);
+	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--add-seccomp-fd", "3",
+							  "--add-seccomp-fd", "4", "true")), 0);
+	assert_int_equal(p.seccomp.n_progs, 2);
+	assert_false(p.seccomp.from_seccomp_opt);
+	assert_int_equal(p.seccomp.progs[0].len, 16);
+	assert_memory_equal(p.seccomp.progs[1].data, "ABCDEFGH", 8);
+	plan_free(&p);
+
+	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--seccomp", "3", "--seccomp", "4",
+							  "true")), 0);
+	assert_int_equal(p.seccomp.n_progs, 1);
+	assert_true(p.seccomp.from_seccomp_opt);
+	assert_int_equal(p.seccomp.progs[0].len, 8);
+	assert_string_equal(p.warnings[0], "Only the last --seccomp option will take effect");
+	plan_free(&p);
+
+	expect_err_v(&f, false, "--seccomp cannot be combined with --add-seccomp-fd",
+		     ARGS("--add-seccomp-fd", "3", "--seccomp", "4", "true"));
+	expect_err_v(&f, false, "--add-seccomp-fd cannot be combined with --seccomp",
+		     ARGS("--seccomp", "3", "--add-seccomp-fd", "4", "true"));
+	expect_err_v(&f, false, "Invalid seccomp data, must be multiple of 8",
+		     ARGS("--seccomp", "5", "true"));
+	expect_err_v(&f, false, "Invalid seccomp data, must be multiple of 8",
+		     ARGS("--add-seccomp-fd", "6", "true"));
+	expect_err_v(&f, false, "Can't read seccomp data: Bad file descriptor",
+		     ARGS("--seccomp", "9", "true"));
+	expect_err_v(&f, false, "Can't read seccomp data: Bad file descriptor",
+		     ARGS("--add-seccomp-fd", "9", "true"));
+}
+
+static void test_args(void **state)
+{
+	static const char a3[] = "--dir\0/a\0";
+	static const char a4[] = "--dir\0/b\0--perms\0" "0700\0--dir\0/c";
+	static const char a5[] = "--dir\0/d\0";
+	static const char nested[] = "--args\0" "4\0";
+	static const char cmd[] = "--dir\0/x\0true\0--bind\0";
+	static const char half[] = "--bind\0/nonexist\0";
+	static const char perms[] = "--perms\0" "0700\0";
+	struct fake f = { 0 };
+	struct nsrun_error e;
+	struct plan p;
+
+	(void)state;
+	fake_add(&f, 3, a3, sizeof(a3) - 1);
+	fake_add(&f, 4, a4, sizeof(a4) - 1);
+	fake_add(&f, 5, a5, sizeof(a5) - 1);
+	fake_add(&f, 6, nested, sizeof(nested) - 1);
+	fake_add(&f, 7, cmd, sizeof(cmd) - 1);
+	fake_add(&f, 8, half, sizeof(half) - 1);
+	fake_add(&f, 9, perms, sizeof(perms) - 1);
+	/* Several --args apply in order; a trailing unterminated entry counts. */
+	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--args", "3", "--args", "4", "--dir",
+							  "/m", "--args", "5", "ls")), 0);
+	assert_int_equal(p.n_ops, 5);
+	assert_string_equal(p.ops[0].dest, "/a");
+	assert_string_equal(p.ops[1].dest, "/b");
+	assert_string_equal(p.ops[2].dest, "/c");
+	assert_int_equal(p.ops[2].perms, 0700);
+	assert_string_equal(p.ops[3].dest, "/m");
+	assert_string_equal(p.ops[4].dest, "/d");
+	assert_string_equal(p.proc.argv[0], "ls");
+	plan_free(&p);
+
+	expect_err_v(&f, false, "--args not supported in arguments file", ARGS("--args", "6", "ls"));
+	/* A COMMAND inside the buffer ends it; the rest of the buffer is ignored. */
+	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--args", "7", "--tmpfs", "/t")), 0);
+	assert_int_equal(p.n_ops, 2);
+	assert_null(p.proc.argv);
+	plan_free(&p);
+	/* Options inside a buffer cannot take their arguments from outside it. */
+	expect_err_v(&f, false, "--bind takes two arguments", ARGS("--args", "8", "/y", "true"));
+	/* A modifier left pending by a buffer is checked after the --args option. */
+	expect_err_v(&f, false, "--perms must be followed by an option that creates a file",
+		     ARGS("--args", "9", "--dir", "/x", "true"));
+	expect_err_v(&f, false, "Can't read --args data: Bad file descriptor",
+		     ARGS("--args", "99", "true"));
+	expect_err_v(&f, false, "--args takes an argument", ARGS("--args"));
+}
+
+static void test_arg_limit(void **state)
+{
+	size_t n = PLAN_MAX_ARGS;
+	char *buf = xmalloc(n * 14);
+	const char *argv[PLAN_MAX_ARGS + 3];
+	struct cli_io io = { .read_fd = fake_read, .envp = (char *const *)start_env };
+	struct fake f = { 0 };
+	struct nsrun_error e;
+	struct plan p;
+
+	(void)state;
+	io.userdata = &f;
+	argv[0] = "nsrun";
+	for (size_t i = 1; i <= n; i++)
+		argv[i] = "--unshare-ipc";
+	argv[n + 1] = "x";
+	argv[n + 2] = NULL;
+	/* 9000 arguments after argv[0] pass, 9001 do not (measured with bwrap 0.8.0). */
+	assert_int_equal(cli_parse((int)n + 1, (char *const *)argv, &io, &p, &e), 0);
+	plan_free(&p);
+	assert_true(cli_parse((int)n + 2, (char *const *)argv, &io, &p, &e) < 0);
+	assert_string_equal(e.msg, "Exceeded maximum number of arguments 9000");
+	plan_free(&p);
+
+	/* --args entries count too: "--args 3 ... true" is 6 + entries. */
+	for (size_t i = 0; i < n; i++)
+		memcpy(buf + i * 14, "--unshare-ipc", 14);
+	fake_add(&f, 3, buf, (n - 6) * 14);
+	argv[1] = "--args";
+	argv[2] = "3";
+	argv[3] = "--bind";
+	argv[4] = "/a";
+	argv[5] = "/b";
+	argv[6] = "true";
+	argv[7] = NULL;
+	assert_int_equal(cli_parse(7, (char *const *)argv, &io, &p, &e), 0);
+	assert_int_equal(p.n_ops, 1);
+	plan_free(&p);
+	f.lens[0] = (n - 5) * 14;
+	assert_true(cli_parse(7, (char *const *)argv, &io, &p, &e) < 0);
+	assert_string_equal(e.msg, "Exceeded maximum number of arguments 9000");
+	plan_free(&p);
+	/* An oversized buffer is a read failure. */
+	f.lens[0] = PLAN_MAX_ARGS_BYTES + 1;
+	assert_true(cli_parse(7, (char *const *)argv, &io, &p, &e) < 0);
+	assert_string_equal(e.msg, "Can't read --args data: File too large");
+	plan_free(&p);
+	free(buf);
+}
+
+static void test_extensions(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--overlay-hide", ".ssh", "--overlay-allow", "/home/u/.ssh/known_hosts",
+		 "--overlay-hide", "/etc/shadow", "true");
+	assert_string_equal(p.hide.hide[0], ".ssh");
+	assert_string_equal(p.hide.hide[1], "/etc/shadow");
+	assert_string_equal(p.hide.allow[0], "/home/u/.ssh/known_hosts");
+	plan_free(&p);
+	EXPECT_ERR("--overlay-hide requires a non-empty NAME or PATH", "--overlay-hide", "", "true");
+	EXPECT_ERR("--overlay-allow requires a non-empty NAME or PATH", "--overlay-allow", "");
+
+	PARSE_OK(&p, "--landlock-rw", "/tmp", "--landlock-exec", "/usr", "--landlock-connect-tcp",
+		 "443", "--landlock-connect-tcp", "0", "--landlock-bind-tcp", "65535", "true");
+	assert_true(p.landlock.enabled);
+	assert_false(p.landlock.only);
+	assert_string_equal(p.landlock.rw[0], "/tmp");
+	assert_string_equal(p.landlock.exec[0], "/usr");
+	assert_int_equal(p.landlock.n_connect_tcp, 2);
+	assert_int_equal(p.landlock.connect_tcp[0], 443);
+	assert_int_equal(p.landlock.connect_tcp[1], 0);
+	assert_true(p.landlock.has_connect_tcp && p.landlock.has_bind_tcp);
+	assert_int_equal(p.landlock.bind_tcp[0], 65535);
+	plan_free(&p);
+	PARSE_OK(&p, "--landlock-scope", "true");
+	assert_true(p.landlock.enabled && p.landlock.scope);
+	plan_free(&p);
+	PARSE_OK(&p, "--landlock-only", "true");
+	assert_true(p.landlock.enabled && p.landlock.only);
+	plan_free(&p);
+	static const char *const bad_ports[] = { "65536", "-1", "0x10", "", "1a", " 1", "+1",
+						 "99999999999999999999" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad_ports); i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "Invalid port: %s", bad_ports[i]);
+		expect_err_v(NULL, false, want, ARGS("--landlock-bind-tcp", bad_ports[i]));
+		expect_err_v(NULL, false, want,
+			     ARGS("--landlock-connect-tcp", bad_ports[i]));
+	}
+	EXPECT_ERR("--landlock-rw requires an absolute path", "--landlock-rw", "tmp", "true");
+	EXPECT_ERR("--landlock-exec requires an absolute path", "--landlock-exec", "", "true");
+}
+
+static void test_usage(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	cli_usage(f, "/usr/bin/bwrap");
+	fclose(f);
+	assert_true(str_has_prefix(buf, "usage: /usr/bin/bwrap [OPTIONS...] [--] COMMAND [ARGS...]\n\n"));
+	for (size_t i = 0; i < cli_n_options; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "\n    %s ", cli_options[i].name);
+		if (!strstr(buf, line))
+			fail_msg("%s missing from usage", cli_options[i].name);
+	}
+	free(buf);
+}
+
 int main(void)
 {
-	return 77;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_sorted),
+		cmocka_unit_test(test_arity_messages),
+		cmocka_unit_test(test_unknown_and_command),
+		cmocka_unit_test(test_modes),
+		cmocka_unit_test(test_ops_in_order),
+		cmocka_unit_test(test_fd_args),
+		cmocka_unit_test(test_modifiers),
+		cmocka_unit_test(test_overlay),
+		cmocka_unit_test(test_warnings_and_singles),
+		cmocka_unit_test(test_namespaces),
+		cmocka_unit_test(test_process_and_status),
+		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_seccomp),
+		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_arg_limit),
+		cmocka_unit_test(test_extensions),
+		cmocka_unit_test(test_usage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,236 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* placeholder: skipped until the module tests land */
+/*
+ * test-util.c: the strict number parsers (their edge cases decide bwrap-compatible
+ * error messages), environment vectors, string vectors, whole-fd I/O and path_join.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util.h"
+
+static void test_parse_fd(void **state)
+{
+	static const char *const bad[] = { "", "-1", "0a", "a", " 1", "1 ", "2147483648",
+					   "99999999999999999999", "+-1", "0x3" };
+	int fd = -5;
+
+	(void)state;
+	assert_int_equal(parse_fd("0", &fd), 0);
+	assert_int_equal(fd, 0);
+	assert_int_equal(parse_fd("2147483647", &fd), 0);
+	assert_int_equal(fd, 2147483647);
+	assert_int_equal(parse_fd("010", &fd), 0);
+	assert_int_equal(fd, 10); /* decimal, like bwrap's strtol(..., 10) */
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		fd = -5;
+		assert_int_equal(parse_fd(bad[i], &fd), -EINVAL);
+		assert_int_equal(fd, -5);
+	}
+	assert_int_equal(parse_fd(NULL, &fd), -EINVAL);
+}
+
+static void test_parse_octal_mode(void **state)
+{
+	static const char *const bad[] = { "", "8", "0x7", "07778", "010000", "-1", " 7", "7 ",
+					   "abc", "99999999999999999999999" };
+	mode_t m = 0;
+
+	(void)state;
+	assert_int_equal(parse_octal_mode("0", &m), 0);
+	assert_int_equal(m, 0);
+	assert_int_equal(parse_octal_mode("755", &m), 0);
+	assert_int_equal(m, 0755);
+	assert_int_equal(parse_octal_mode("07777", &m), 0);
+	assert_int_equal(m, 07777);
+	assert_int_equal(parse_octal_mode("0001777", &m), 0);
+	assert_int_equal(m, 01777);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_true(parse_octal_mode(bad[i], &m) < 0);
+}
+
+static void test_parse_u64(void **state)
+{
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(parse_u64("0", 0, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_u64("0x10", 0, &v), 0);
+	assert_int_equal(v, 16);
+	assert_int_equal(parse_u64("010", 0, &v), 0);
+	assert_int_equal(v, 8);
+	assert_int_equal(parse_u64("010", 10, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(parse_u64("18446744073709551615", 0, &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(parse_u64("18446744073709551616", 0, &v), -ERANGE);
+	assert_int_equal(parse_u64("", 0, &v), -EINVAL);
+	assert_int_equal(parse_u64("-1", 0, &v), -EINVAL);
+	assert_int_equal(parse_u64(" -1", 0, &v), -EINVAL);
+	assert_int_equal(parse_u64(" 1", 0, &v), -EINVAL);
+	assert_int_equal(parse_u64("+1", 0, &v), -EINVAL);
+	assert_int_equal(parse_u64("123bogus", 0, &v), -EINVAL);
+	assert_int_equal(parse_u64("0x", 0, &v), -EINVAL);
+	assert_int_equal(parse_u64("08", 0, &v), -EINVAL);
+	assert_int_equal(parse_u64("0x10", 10, &v), -EINVAL);
+}
+
+static void test_parse_uint32(void **state)
+{
+	uint32_t v = 0;
+
+	(void)state;
+	assert_int_equal(parse_uint32("4294967295", &v), 0);
+	assert_true(v == UINT32_MAX);
+	assert_int_equal(parse_uint32("4294967296", &v), -ERANGE);
+	assert_int_equal(parse_uint32("0x10", &v), -EINVAL);
+	assert_int_equal(parse_uint32("-1", &v), -EINVAL);
+	assert_int_equal(parse_uint32("", &v), -EINVAL);
+	assert_int_equal(parse_uint32("1000", &v), 0);
+	assert_int_equal(v, 1000);
+}
+
+static void test_env(void **state)
+{
+	static const char *const start[] = { "A=1", "AB=2", "B=x=y", NULL };
+	char **env = strv_copy((char *const *)start);
+
+	(void)state;
+	assert_string_equal(env_get(env, "A"), "1");
+	assert_string_equal(env_get(env, "AB"), "2");
+	assert_string_equal(env_get(env, "B"), "x=y");
+	assert_null(env_get(env, "C"));
+	assert_null(env_get(env, "A="));
+	env_set(&env, "A", "3");
+	assert_string_equal(env[0], "A=3"); /* replaced in place, order kept */
+	env_set(&env, "C", "");
+	assert_string_equal(env[3], "C=");
+	assert_null(env[4]);
+	env_unset(&env, "AB");
+	assert_string_equal(env[1], "B=x=y");
+	assert_string_equal(env[2], "C=");
+	assert_null(env[3]);
+	env_unset(&env, "NOPE");
+	assert_int_equal(strv_length(env), 3);
+	env_unset(&env, "A");
+	env_unset(&env, "B");
+	env_unset(&env, "C");
+	assert_int_equal(strv_length(env), 0);
+	assert_non_null(env);
+	env_set(&env, "D", "4");
+	assert_string_equal(env[0], "D=4");
+	strv_free(env);
+
+	env = NULL;
+	env_set(&env, "X", "y");
+	assert_string_equal(env[0], "X=y");
+	strv_free(env);
+}
+
+static void test_strv(void **state)
+{
+	static const char *const cv[] = { "a", "", "c", NULL };
+	char *const *v = (char *const *)cv;
+	char **c;
+
+	(void)state;
+	assert_int_equal(strv_length(NULL), 0);
+	assert_int_equal(strv_length(v), 3);
+	c = strv_copy(v);
+	assert_int_equal(strv_length(c), 3);
+	assert_ptr_not_equal(c[0], v[0]);
+	assert_string_equal(c[1], "");
+	strv_push(&c, "d");
+	assert_string_equal(c[3], "d");
+	assert_null(c[4]);
+	strv_free(c);
+	c = strv_copy(NULL);
+	assert_non_null(c);
+	assert_null(c[0]);
+	strv_free(c);
+	c = NULL;
+	strv_push(&c, "x");
+	assert_int_equal(strv_length(c), 1);
+	strv_free(c);
+	strv_free(NULL);
+}
+
+static void test_strings(void **state)
+{
+	_cleanup_free_ char *a = path_join("/a/", "/b"), *b = path_join("/", "x"),
+			    *c = path_join("rel", "y/z"), *d = path_join("/a//", "");
+	_cleanup_free_ char *e = xasprintf("%s-%d", "x", 5);
+
+	(void)state;
+	assert_string_equal(a, "/a/b");
+	assert_string_equal(b, "/x");
+	assert_string_equal(c, "rel/y/z");
+	assert_string_equal(d, "/a/");
+	assert_string_equal(e, "x-5");
+	assert_true(str_has_prefix("--bind", "--"));
+	assert_true(str_has_prefix("x", ""));
+	assert_false(str_has_prefix("-", "--"));
+	assert_null(xstrdup(NULL));
+}
+
+static void test_xappend(void **state)
+{
+	int *arr = NULL;
+	size_t n = 0;
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		int *slot = xappend(&arr, &n, sizeof(int));
+
+		assert_int_equal(*slot, 0);
+		*slot = i;
+	}
+	assert_int_equal(n, 100);
+	assert_int_equal(arr[99], 99);
+	free(arr);
+}
+
+static void test_read_all(void **state)
+{
+	int p[2];
+	char *buf = NULL;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write_all(p[1], "a\0b", 3), 0);
+	close(p[1]);
+	assert_int_equal(read_all(p[0], 16, &buf, &len), 0);
+	assert_int_equal(len, 3);
+	assert_memory_equal(buf, "a\0b", 4); /* NUL-terminated */
+	free(buf);
+	close(p[0]);
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write_all(p[1], "0123456789", 10), 0);
+	close(p[1]);
+	assert_int_equal(read_all(p[0], 9, &buf, &len), -EFBIG);
+	close(p[0]);
+	assert_int_equal(read_all(-1, 9, &buf, &len), -EBADF);
+}
+
 int main(void)
 {
-	return 77;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_fd),     cmocka_unit_test(test_parse_octal_mode),
+		cmocka_unit_test(test_parse_u64),    cmocka_unit_test(test_parse_uint32),
+		cmocka_unit_test(test_env),	     cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_strings),	     cmocka_unit_test(test_xappend),
+		cmocka_unit_test(test_read_all),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
