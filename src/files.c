@@ -1,5 +1,337 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* files.c: placeholder until the module lands. */
+/*
+ * files.c: files created inside the new root. Every lookup goes through path.h,
+ * so a symlink planted in a bound directory cannot redirect a write outside the
+ * root; the last component is always opened O_NOFOLLOW after resolution.
+ */
 #include "config.h"
 
 #include "files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "macros.h"
+#include "mount.h"
+#include "path.h"
+#include "plan.h"
+#include "syscall.h"
+#include "util.h"
+
+int files_mkdir_parents(int root_fd, const char *dest, mode_t parent_mode, struct nsrun_error *err)
+{
+	int r = path_mkdir_parents(root_fd, dest, parent_mode);
+
+	if (r < 0)
+		return error_set(err, -r, "Can't mkdir parents for %s", dest);
+	return 0;
+}
+
+int files_dir(int root_fd, const char *dest, mode_t mode, mode_t parent_mode,
+	      struct nsrun_error *err)
+{
+	int fd = files_mkdir_parents(root_fd, dest, parent_mode, err);
+
+	if (fd < 0)
+		return fd;
+	fd = path_mkdir_p(root_fd, dest, mode, parent_mode);
+	if (fd < 0)
+		return error_set(err, -fd, "Can't mkdir %s", dest);
+	close(fd);
+	return 0;
+}
+
+/* Copies at most PLAN_MAX_FILE_DATA bytes, like every other --file-style payload. */
+static int copy_data(int in_fd, int out_fd)
+{
+	char buf[65536];
+	uint64_t total = 0;
+
+	for (;;) {
+		ssize_t n = read(in_fd, buf, sizeof(buf));
+		int r;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		total += (uint64_t)n;
+		if (total > PLAN_MAX_FILE_DATA)
+			return -EFBIG;
+		r = write_all(out_fd, buf, (size_t)n);
+		if (r < 0)
+			return r;
+	}
+}
+
+int files_file(int root_fd, const char *dest, int data_fd, mode_t mode, mode_t parent_mode,
+	       struct nsrun_error *err)
+{
+	struct path_walk_opts o = {
+		.create_parents = true,
+		.parent_mode = parent_mode,
+		.last = PATH_LAST_FILE,
+		.last_mode = mode,
+	};
+	struct path_walk_result res;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	r = files_mkdir_parents(root_fd, dest, parent_mode, err);
+	if (r < 0)
+		return r;
+	r = path_walk(root_fd, dest, &o, &res);
+	if (r < 0)
+		return error_set(err, -r, "Can't create file %s", dest);
+	fd = openat(res.parent_fd, res.name, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	r = fd < 0 ? -errno : 0;
+	path_walk_result_free(&res);
+	if (r < 0)
+		return error_set(err, -r, "Can't create file %s", dest);
+	r = copy_data(data_fd, fd);
+	if (r < 0)
+		return error_set(err, -r, "Can't write data to file %s", dest);
+	return 0;
+}
+
+/* A fresh name in the staging tmpfs; nothing else writes there, O_EXCL settles races. */
+static int make_tempfile(int staging_fd, char name[static 32])
+{
+	static unsigned counter;
+
+	for (int i = 0; i < 1000; i++) {
+		int fd;
+
+		snprintf(name, 32, "bindfile%06u", (unsigned)getpid() * 1000u + counter++);
+		fd = openat(staging_fd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd < 0 ? -errno : fd;
+	}
+	return -EEXIST;
+}
+
+int files_bind_data(int root_fd, int staging_fd, const char *dest, int data_fd, mode_t mode,
+		    bool readonly, mode_t parent_mode, struct nsrun_error *err)
+{
+	uint64_t attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (readonly ? MOUNT_ATTR_RDONLY : 0);
+	_cleanup_close_ int fd = -1, dest_fd = -1;
+	char name[32];
+	int r;
+
+	fd = make_tempfile(staging_fd, name);
+	if (fd < 0)
+		return error_set(err, -fd, "Can't create tmpfile for %s", dest);
+	r = fchmod(fd, mode) < 0 ? -errno : copy_data(data_fd, fd);
+	if (r < 0) {
+		unlinkat(staging_fd, name, 0);
+		return error_set(err, -r, "Can't write data to file %s", dest);
+	}
+	r = files_mkdir_parents(root_fd, dest, parent_mode, err);
+	if (r < 0) {
+		unlinkat(staging_fd, name, 0);
+		return r;
+	}
+	dest_fd = path_make_mountpoint(root_fd, dest, false, parent_mode);
+	r = dest_fd < 0 ? dest_fd : mount_bind(fd, dest_fd, false, attrs);
+	unlinkat(staging_fd, name, 0);
+	if (dest_fd < 0)
+		return error_set(err, -r, "Can't create file at %s", dest);
+	if (r < 0)
+		return mount_error(err, r, "Can't bind mount /%s on %s", name, dest);
+	return 0;
+}
+
+int files_symlink(int root_fd, const char *target, const char *dest, mode_t parent_mode,
+		  struct nsrun_error *err)
+{
+	struct path_walk_opts o = {
+		.create_parents = true,
+		.parent_mode = parent_mode,
+		.last = PATH_LAST_PARENT,
+	};
+	struct path_walk_result res;
+	char existing[PATH_MAX];
+	ssize_t n;
+	int r;
+
+	r = path_walk(root_fd, dest, &o, &res);
+	if (r < 0)
+		return error_set(err, -r, "Can't mkdir parents for %s", dest);
+	r = symlinkat(target, res.parent_fd, res.name) < 0 ? -errno : 0;
+	if (r == -EEXIST) {
+		n = readlinkat(res.parent_fd, res.name, existing, sizeof(existing) - 1);
+		if (n >= 0) {
+			existing[n] = '\0';
+			r = strcmp(existing, target) == 0 ? 0 : -EEXIST;
+		}
+		if (n >= 0 && r < 0) {
+			path_walk_result_free(&res);
+			return error_set_plain(
+				err, EEXIST, "Can't make symlink at %s: existing destination is %s",
+				dest, existing);
+		}
+	}
+	path_walk_result_free(&res);
+	if (r < 0)
+		return error_set(err, -r, "Can't make symlink at %s", dest);
+	return 0;
+}
+
+int files_chmod(int root_fd, const char *path, mode_t mode, struct nsrun_error *err)
+{
+	struct path_walk_opts o = { .last = PATH_LAST_EXISTING };
+	struct path_walk_result res;
+	int r;
+
+	r = path_walk(root_fd, path, &o, &res);
+	if (r == 0) {
+		/* The walk followed every link: res.name is not a symlink. */
+		r = fchmodat(res.parent_fd, res.name, mode, 0) < 0 ? -errno : 0;
+		path_walk_result_free(&res);
+	}
+	if (r < 0)
+		return error_set(err, -r, "Can't chmod %#o %s", (unsigned)mode, path);
+	return 0;
+}
+
+static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
+
+static const struct {
+	const char *name, *target;
+} dev_links[] = {
+	{ "stdin", "/proc/self/fd/0" },	 { "stdout", "/proc/self/fd/1" },
+	{ "stderr", "/proc/self/fd/2" }, { "fd", "/proc/self/fd" },
+	{ "core", "/proc/kcore" },
+};
+
+/* Binds src_fd (a host node or our tty) over a new empty file NAME in the fresh tmpfs. */
+static int dev_bind_node(int dev_fd, const char *dest, const char *name, int src_fd,
+			 struct nsrun_error *err)
+{
+	_cleanup_close_ int fd = -1, target = -1;
+	int r;
+
+	fd = openat(dev_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return error_set(err, errno, "Can't create file %s/%s", dest, name);
+	target = openat(dev_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (target < 0)
+		return error_set(err, errno, "Can't create file %s/%s", dest, name);
+	/* Device nodes need a mount without nodev; nosuid is kept. */
+	r = mount_bind(src_fd, target, true, MOUNT_ATTR_NOSUID);
+	if (r < 0)
+		return mount_error(err, r, "Can't bind mount /oldroot/dev/%s on %s/%s", name, dest,
+				   name);
+	return 0;
+}
+
+static int dev_populate(int dev_fd, const char *dest, int host_dev_fd, struct nsrun_error *err)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
+		_cleanup_close_ int src = openat(host_dev_fd, dev_nodes[i], O_PATH | O_CLOEXEC);
+		int r;
+
+		if (src < 0)
+			return error_set(err, errno, "Can't bind mount /oldroot/dev/%s on %s/%s",
+					 dev_nodes[i], dest, dev_nodes[i]);
+		r = dev_bind_node(dev_fd, dest, dev_nodes[i], src, err);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(dev_links); i++)
+		if (symlinkat(dev_links[i].target, dev_fd, dev_links[i].name) < 0)
+			return error_set(err, errno, "Can't create symlink %s/%s", dest,
+					 dev_links[i].name);
+	if (mkdirat(dev_fd, "shm", 0755) < 0)
+		return error_set(err, errno, "Can't create %s/shm", dest);
+	return 0;
+}
+
+static int dev_mount_pts(int dev_fd, const char *dest, struct nsrun_error *err)
+{
+	static const struct mount_opt opts[] = {
+		{ "source", "devpts" },
+		{ "newinstance", NULL },
+		{ "ptmxmode", "0666" },
+		{ "mode", "620" },
+	};
+	_cleanup_close_ int pts = -1;
+	int r;
+
+	if (mkdirat(dev_fd, "pts", 0755) < 0)
+		return error_set(err, errno, "Can't create %s/devpts", dest);
+	pts = openat(dev_fd, "pts", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pts < 0)
+		return error_set(err, errno, "Can't create %s/devpts", dest);
+	r = mount_fs_at("devpts", opts, ARRAY_SIZE(opts), MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC,
+			pts);
+	if (r < 0)
+		return mount_error(err, r, "Can't mount devpts on /newroot%s/pts", dest);
+	if (symlinkat("pts/ptmx", dev_fd, "ptmx") < 0)
+		return error_set(err, errno, "Can't make symlink at %s/ptmx", dest);
+	return 0;
+}
+
+int files_dev(int root_fd, const char *dest, int host_dev_fd, int console_fd, mode_t parent_mode,
+	      struct nsrun_error *err)
+{
+	static const struct mount_opt opts[] = { { "source", "tmpfs" }, { "mode", "0755" } };
+	_cleanup_close_ int mp = -1, dev_fd = -1;
+	int r;
+
+	r = files_mkdir_parents(root_fd, dest, parent_mode, err);
+	if (r < 0)
+		return r;
+	mp = path_mkdir_p(root_fd, dest, 0755, parent_mode);
+	if (mp < 0)
+		return error_set(err, -mp, "Can't mkdir %s", dest);
+	r = mount_fs_at("tmpfs", opts, ARRAY_SIZE(opts), MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, mp);
+	if (r < 0)
+		return mount_error(err, r, "Can't mount tmpfs on /newroot%s", dest);
+	/* A fresh lookup lands on the new tmpfs, which holds only what we create. */
+	dev_fd = path_open(root_fd, dest, O_PATH | O_DIRECTORY);
+	if (dev_fd < 0)
+		return error_set(err, -dev_fd, "Can't mount tmpfs on /newroot%s", dest);
+	r = dev_populate(dev_fd, dest, host_dev_fd, err);
+	if (r == 0)
+		r = dev_mount_pts(dev_fd, dest, err);
+	if (r == 0 && console_fd >= 0)
+		r = dev_bind_node(dev_fd, dest, "console", console_fd, err);
+	return r;
+}
+
+/* Read-only covers for the writable parts of /proc that reach the host kernel. */
+int files_proc_cover(int root_fd, const char *dest, struct nsrun_error *err)
+{
+	static const char *const covered[] = { "sys", "sysrq-trigger", "irq", "bus" };
+	_cleanup_close_ int proc = path_open(root_fd, dest, O_PATH | O_DIRECTORY);
+
+	if (proc < 0)
+		return error_set(err, -proc, "Can't mount proc on /newroot%s", dest);
+	for (size_t i = 0; i < ARRAY_SIZE(covered); i++) {
+		_cleanup_close_ int fd = -1;
+		int r;
+
+		if (faccessat(proc, covered[i], W_OK, 0) < 0) {
+			if (errno == EACCES || errno == ENOENT || errno == EROFS)
+				continue;
+			return error_set(err, errno, "Can't access %s/%s", dest, covered[i]);
+		}
+		fd = openat(proc, covered[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		r = fd < 0 ? -errno :
+			     mount_bind(fd, fd, true,
+					MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+		if (r < 0)
+			return mount_error(err, r,
+					   "Can't bind mount /newroot%s/%s on /newroot%s/%s", dest,
+					   covered[i], dest, covered[i]);
+	}
+	return 0;
+}

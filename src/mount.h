@@ -1,3 +1,74 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* mount.h: placeholder until the module lands. */
+/*
+ * mount.h: fd-based mount primitives. Every target is an fd (O_PATH is enough),
+ * so callers resolve paths safely first (path.h) and mount.c never walks a path.
+ * The fast path is the Linux 5.12 mount API (open_tree, move_mount,
+ * mount_setattr, fsopen/fsconfig/fsmount); when it answers ENOSYS the same calls
+ * fall back to mount(2) on "/proc/self/fd/N" (so /proc must be reachable at /proc
+ * in the current view) plus a mountinfo walk for recursive flag changes.
+ * Attributes are MOUNT_ATTR_* bits (RDONLY, NOSUID, NODEV, NOEXEC).
+ */
 #pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* One filesystem parameter. value NULL: a flag (fsconfig SET_FLAG, "key" in mount data). */
+struct mount_opt {
+	const char *key;
+	const char *value;
+};
+
+/* true when open_tree, move_mount, mount_setattr and fsopen all exist (probed once). */
+bool mount_api_available(void);
+
+/* Bind the tree at src_fd (any fd: O_PATH, a directory, a tty...) onto dest_fd and set
+ * attrs on every mount of the copy (recursive) or on its top only. One mount_setattr
+ * call however many submounts. Returns 0 or -errno (no message: callers word it). */
+int mount_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs);
+
+/* Fast path only: a detached recursive clone of src_fd with attrs applied (an fd for
+ * mount_attach), or -ENOSYS on kernels without the new API. */
+int mount_clone_tree(int src_fd, bool recursive, uint64_t attrs);
+
+/* Attach a detached mount (from mount_clone_tree or mount_fs_open) onto dest_fd. */
+int mount_attach(int mnt_fd, int dest_fd);
+
+/* Fast path only: a detached new filesystem instance (an fd for mount_attach), or
+ * -ENOSYS/-errno. A "source" opt names the instance (it is mount(2)'s source in legacy). */
+int mount_fs_open(const char *fstype, const struct mount_opt *opts, size_t n_opts, uint64_t attrs);
+
+/* Mount a new instance of fstype on dest_fd (fsopen... or mount(2) with a data string
+ * built from opts; "source" is passed as mount(2)'s source in legacy mode). */
+int mount_fs_at(const char *fstype, const struct mount_opt *opts, size_t n_opts, uint64_t attrs,
+		int dest_fd);
+
+/* Add attrs to the mount dest_fd is on (recursive: the whole subtree), keeping its other
+ * flags. mount_set_readonly is the --remount-ro case (non-recursive). */
+int mount_set_attrs(int dest_fd, bool recursive, uint64_t attrs);
+int mount_set_readonly(int dest_fd);
+
+/* Overlay parameters: lowers top-first; upper/work NULL for a read-only overlay.
+ * Uses "lowerdir+" (Linux 6.8) when the kernel has it, else an escaped "lowerdir=". */
+struct mount_overlay {
+	const char *const *lowers;
+	size_t n_lowers;
+	const char *upper;
+	const char *work;
+	bool userxattr; /* inside a user namespace: userxattr, and index/xino off */
+};
+int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd);
+
+/* The options as bwrap prints them in errors: upperdir=..,workdir=..,lowerdir=a:b[,userxattr]
+ * (unescaped). Returns malloc'd text. */
+char *mount_overlay_describe(const struct mount_overlay *ov);
+
+/* Escape ':' ',' and '\' for an overlay lowerdir= string; returns malloc'd text. */
+char *mount_overlay_escape(const char *path);
+
+/* Fills err for a failed mount primitive (r = -errno): "FMT: strerror", except ENOSPC,
+ * which gets bwrap's mount-max hint instead. Returns r. */
+int mount_error(struct nsrun_error *err, int r, const char *fmt, ...) _printf_(3, 4);

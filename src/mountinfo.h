@@ -1,3 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* mountinfo.h: placeholder until the module lands. */
+/*
+ * mountinfo.h: read-only queries of /proc/self/mountinfo through libmount (the
+ * only libmount user). Paths are as the calling process sees them (relative to
+ * its root), which is what mountinfo's mount-point field holds.
+ */
 #pragma once
+
+#include <stdbool.h>
+
+/* Mount points at or below MOUNTPOINT (the path itself first, then in mountinfo order,
+ * which lists parents before children). Returns 0 with a NULL-terminated vector in *ret
+ * (free with strv_free) or -errno. */
+int mountinfo_list_subtree(const char *mountpoint, char ***ret);
+
+/* Whether PATH is a mount point in the current mount namespace (0/1, or -errno). */
+int mountinfo_is_mountpoint(const char *path);

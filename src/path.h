@@ -1,3 +1,65 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* path.h: placeholder until the module lands. */
+/*
+ * path.h: resolve and create paths beneath a root directory fd without ever
+ * leaving it: absolute symlinks and ".." are taken relative to that root, as if
+ * it were "/". openat2(RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS) when the kernel has
+ * it, else a component-by-component O_NOFOLLOW walk with the same semantics.
+ * All fds returned are O_CLOEXEC; "-errno" on failure.
+ */
 #pragma once
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+enum path_last {
+	PATH_LAST_EXISTING = 0, /* the last component must exist */
+	PATH_LAST_DIR,		/* create a missing last component as a directory */
+	PATH_LAST_FILE,		/* create a missing last component as an empty file */
+	PATH_LAST_PARENT,	/* stop at the last component: fd may be -1, never followed */
+};
+
+/* What path_walk does with missing components and the last one. */
+struct path_walk_opts {
+	bool create_parents; /* mkdir missing parents with parent_mode */
+	mode_t parent_mode;
+	enum path_last last;
+	mode_t last_mode;   /* mode for a created last component */
+	bool nofollow_last; /* do not follow a symlink in the last component */
+};
+
+/* Result of path_walk: fd of the last component (O_PATH), its parent directory (O_PATH)
+ * and the last component's name (as found after following symlinks; "." when PATH
+ * ends on the root or on "."/".."). */
+struct path_walk_result {
+	int fd;
+	int parent_fd;
+	char *name;
+	bool created; /* the last component was created by this walk */
+};
+
+/* Walks PATH beneath root_fd. On success fills *res (release with path_walk_result_free). */
+int path_walk(int root_fd, const char *path, const struct path_walk_opts *opts,
+	      struct path_walk_result *res);
+void path_walk_result_free(struct path_walk_result *res);
+
+/* Opens an existing PATH beneath root_fd with open flags (O_PATH, O_DIRECTORY...).
+ * Symlinks are followed inside the root; magic links are refused (ELOOP). */
+int path_open(int root_fd, const char *path, int flags);
+
+/* Creates the missing parents of PATH (not PATH itself) with parent_mode. Returns 0 or
+ * -errno; callers report "Can't mkdir parents for PATH" as bwrap does. */
+int path_mkdir_parents(int root_fd, const char *path, mode_t parent_mode);
+
+/* mkdir -p beneath root_fd: parents with parent_mode, the last with mode (left alone if
+ * it exists as a directory; ENOTDIR if it is something else). Returns an O_PATH fd. */
+int path_mkdir_p(int root_fd, const char *path, mode_t mode, mode_t parent_mode);
+
+/* Mount point for a bind: the existing path, or a new directory (is_dir, 0755) or empty
+ * file (mode 0444) with missing parents created with parent_mode. An existing path of the
+ * other kind fails (-ENOTDIR for a directory mount point, -EISDIR for a file one), as
+ * bwrap's checks do. Returns an O_PATH fd. */
+int path_make_mountpoint(int root_fd, const char *path, bool is_dir, mode_t parent_mode);
+
+/* Mode for auto-created parent directories: 0755, narrowed when --perms (has_perms)
+ * denies group or other access (bwrap's rule). */
+mode_t path_parent_mode(bool has_perms, mode_t perms);
