@@ -5,7 +5,30 @@
  */
 #pragma once
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "plan.h"
+
 /* Parses a capability name as libcap spells it ("CAP_SYS_ADMIN", case-insensitive)
  * or "ALL" (returns CAP_OP_ALL). Pure.
  * Returns the capability number or -EINVAL. */
 int caps_parse_name(const char *name);
+
+/* The capabilities the payload keeps: start from base (the caller's effective set when
+ * nsrun runs as root, else none) and apply the --cap-add/--cap-drop ops in order. Pure. */
+uint64_t caps_requested(const struct caps_config *cfg, uint64_t base);
+
+/* The caller's effective set (for the root base). */
+int caps_get_effective(uint64_t *ret, struct nsrun_error *err);
+
+/* Drops every capability not in keep from the bounding set. EINVAL/EPERM are ignored,
+ * as bwrap does (unknown caps, no CAP_SETPCAP). */
+int caps_bound(uint64_t keep, struct nsrun_error *err);
+
+/* Sets permitted, effective and inheritable to caps. */
+int caps_set(uint64_t caps, struct nsrun_error *err);
+
+/* Raises every cap in caps as ambient so it survives exec (EINVAL/EPERM ignored). */
+int caps_raise_ambient(uint64_t caps, struct nsrun_error *err);

@@ -1,5 +1,81 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* reaper.c: placeholder until the module lands. */
+/*
+ * reaper.c: pid 1 (bwrap's do_init). Signals stay blocked and are taken with
+ * sigwaitinfo, so no SIGCHLD is lost between reaping and waiting. SIGTERM,
+ * SIGINT and SIGHUP sent by a process (not by the tty driver, which already
+ * signals the whole foreground group) are forwarded to the payload; a plain
+ * pid 1 would ignore them.
+ */
 #include "config.h"
 
 #include "reaper.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+void reaper_signal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+}
+
+int reaper_exit_status(int wait_status)
+{
+	if (WIFEXITED(wait_status))
+		return WEXITSTATUS(wait_status);
+	if (WIFSIGNALED(wait_status))
+		return 128 + WTERMSIG(wait_status);
+	return 255;
+}
+
+/* Reaps what has exited. Returns false once no child is left. */
+static bool reap(pid_t payload, bool *payload_done, int *payload_status, int status_fd)
+{
+	int st;
+	pid_t pid;
+
+	for (;;) {
+		pid = waitpid(-1, &st, WNOHANG);
+		if (pid == 0)
+			return true;
+		if (pid < 0)
+			return errno == EINTR ? true : false;
+		if (pid != payload || *payload_done)
+			continue;
+		*payload_done = true;
+		*payload_status = reaper_exit_status(st);
+		if (status_fd >= 0) {
+			/* The monitor may be gone; that is no reason to stop reaping. */
+			(void)write_all(status_fd, payload_status, sizeof(*payload_status));
+			close(status_fd);
+		}
+	}
+}
+
+void reaper_run(pid_t payload, int status_fd)
+{
+	sigset_t set;
+	siginfo_t info;
+	bool payload_done = false;
+	int payload_status = 255;
+
+	reaper_signal_set(&set);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	while (reap(payload, &payload_done, &payload_status, status_fd)) {
+		if (sigwaitinfo(&set, &info) < 0)
+			continue;
+		if (info.si_signo == SIGCHLD || payload_done)
+			continue;
+		if (info.si_code == SI_USER || info.si_code == SI_QUEUE || info.si_code == SI_TKILL)
+			kill(payload, info.si_signo);
+	}
+	_exit(payload_status);
+}

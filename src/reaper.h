@@ -1,3 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* reaper.h: placeholder until the module lands. */
+/*
+ * reaper.h: pid 1 of the sandbox. Reaps every child, reports the payload's
+ * status to the monitor as soon as the payload exits, and exits with that
+ * status once the last child is gone.
+ */
 #pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "macros.h"
+
+/* The signals pid 1 waits for. The caller blocks them before forking the payload
+ * (so none is lost), and the payload unblocks them before exec. */
+void reaper_signal_set(sigset_t *set);
+
+/* Exit status as a shell reports it: n, 128+signal, or 255. */
+int reaper_exit_status(int wait_status);
+
+/* Never returns. status_fd (-1: none) receives the payload's exit status as one int. */
+_noreturn_ void reaper_run(pid_t payload, int status_fd);

@@ -1,11 +1,364 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* sandbox.c: placeholder until the module lands. */
+/*
+ * sandbox.c: the parent (bwrap's monitor). Decides the namespaces, clones the
+ * child, writes its ID maps, serves the status fds and releases it; then reads
+ * the error pipe (a whole struct nsrun_error: setup failed; the exec marker:
+ * the payload ran) and passes the payload's exit status on. Nothing runs in the
+ * sandbox before the child has been released.
+ */
 #include "config.h"
 
 #include "sandbox.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "caps.h"
+#include "landlock.h"
+#include "reaper.h"
+#include "setup.h"
+#include "status.h"
+#include "syscall.h"
+#include "userns.h"
+#include "util.h"
+
+struct monitor {
+	const struct plan *plan;
+	pid_t child;
+	int error_fd;  /* read end of the error pipe */
+	int go_fd;     /* write end of the release pipe */
+	int status_fd; /* read end of pid 1's report, or -1 */
+	bool has_landlock;
+	struct landlock_desc landlock;
+};
+
+static bool want_userns(const struct plan *plan)
+{
+	switch (plan->ns.user) {
+	case NS_YES:
+		return true;
+	case NS_TRY:
+		if (userns_available())
+			return true;
+		break;
+	case NS_NO:
+		break;
+	default:
+		break;
+	}
+	/* Without setuid, only root can do the rest without a user namespace. */
+	return getuid() != 0 && plan->ns.userns_fd < 0;
+}
+
+static int clone_flags(const struct plan *plan, bool userns, unsigned long *ret,
+		       struct nsrun_error *err)
+{
+	unsigned long flags = SIGCHLD | CLONE_NEWNS;
+	struct stat st;
+
+	if (userns)
+		flags |= CLONE_NEWUSER;
+	/* After setns(--pidns) a new pid namespace can only be made by the child (setup.c). */
+	if (plan->ns.pid && plan->ns.pidns_fd < 0)
+		flags |= CLONE_NEWPID;
+	if (plan->ns.net)
+		flags |= CLONE_NEWNET;
+	if (plan->ns.ipc)
+		flags |= CLONE_NEWIPC;
+	if (plan->ns.uts)
+		flags |= CLONE_NEWUTS;
+	if (plan->ns.cgroup != NS_NO) {
+		if (stat("/proc/self/ns/cgroup", &st) == 0)
+			flags |= CLONE_NEWCGROUP;
+		else if (errno != ENOENT)
+			return error_set(err, errno, "stat on /proc/self/ns/cgroup failed");
+		else if (plan->ns.cgroup == NS_YES)
+			return error_set_plain(err, ENOTSUP, "Cannot create new cgroup namespace "
+							     "because the kernel does not support it");
+	}
+	*ret = flags;
+	return 0;
+}
+
+static int clone_error(int e, struct nsrun_error *err)
+{
+	switch (e) {
+	case EINVAL:
+		return error_set_plain(err, e, "Creating new namespace failed, likely because the "
+					       "kernel does not support user namespaces.");
+	case EPERM:
+		if (getuid() != 0)
+			return error_set_plain(err, e, "No permissions to create new namespace, "
+						       "likely because the kernel does not allow "
+						       "non-privileged user namespaces.");
+		break;
+	case ENOSPC:
+		return error_set_plain(err, e, "Creating new namespace failed: nesting depth or "
+					       "/proc/sys/user/max_*_namespaces exceeded (ENOSPC)");
+	default:
+		break;
+	}
+	return error_set(err, e, "Creating new namespace failed");
+}
+
+static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_error *err)
+{
+	const struct plan *plan = mon->plan;
+	struct status_info info = { 0 };
+	int r;
+
+	if (plan->sync.info_fd < 0 && plan->sync.json_status_fd < 0)
+		return 0;
+	r = status_collect(mon->child, flags, &info, err);
+	if (r < 0)
+		return r;
+	info.landlock = mon->has_landlock ? &mon->landlock : NULL;
+	if (plan->sync.info_fd >= 0) {
+		r = status_write_info(plan->sync.info_fd, &info, err);
+		close(plan->sync.info_fd);
+		if (r < 0)
+			return r;
+	}
+	if (plan->sync.json_status_fd >= 0)
+		return status_write_json(plan->sync.json_status_fd, &info, err);
+	return 0;
+}
+
+/* Reads the error pipe to EOF. Returns 1 when the payload was executed, 0 when the
+ * child ended before exec without a word, -errno with err filled on a setup failure. */
+static int read_outcome(struct monitor *mon, struct nsrun_error *err)
+{
+	char buf[1 + sizeof(struct nsrun_error)];
+	size_t total = 0;
+	ssize_t n;
+
+	while (total < sizeof(buf)) {
+		n = read(mon->error_fd, buf + total, sizeof(buf) - total);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		total += (size_t)n;
+	}
+	if (total == 1 && buf[0] == SETUP_EXEC_MARKER)
+		return 1;
+	if (total == sizeof(*err) || total == sizeof(buf)) {
+		memcpy(err, buf + (total == sizeof(buf) ? 1 : 0), sizeof(*err));
+		err->msg[sizeof(err->msg) - 1] = '\0';
+		return err->code > 0 ? -err->code : -EINVAL;
+	}
+	return 0;
+}
+
+static int wait_child(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return reaper_exit_status(st);
+}
+
+/* The payload's status: from pid 1's report when there is a pid 1 (it may outlive the
+ * payload, as bwrap's does), else from the child itself. */
+static int payload_status(struct monitor *mon)
+{
+	int status;
+	size_t total = 0;
+	ssize_t n;
+
+	while (mon->status_fd >= 0 && total < sizeof(status)) {
+		n = read(mon->status_fd, (char *)&status + total, sizeof(status) - total);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		total += (size_t)n;
+	}
+	if (total == sizeof(status))
+		return status;
+	return wait_child(mon->child);
+}
+
+static void close_monitor_fds(struct monitor *mon)
+{
+	const struct plan *plan = mon->plan;
+	int keep[] = { mon->error_fd, mon->status_fd, plan->sync.json_status_fd };
+	int clean[ARRAY_SIZE(keep)];
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
+		if (keep[i] >= 0)
+			clean[n++] = keep[i];
+	setup_close_fds_except(clean, n);
+}
+
+static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx,
+			 pid_t parent, struct nsrun_error *err)
+{
+	const struct plan *plan = mon->plan;
+	char c;
+	int r;
+
+	if (ctx->userns.write_maps) {
+		r = userns_write_maps(ctx->proc_fd, mon->child, ctx->userns.ns_uid, ctx->real_uid,
+				      ctx->userns.ns_gid, ctx->real_gid, true, err);
+		if (r < 0)
+			return r;
+	}
+	r = write_status(mon, ctx->clone_flags, err);
+	if (r < 0)
+		return r;
+	/* An outside helper (newuidmap) writes the maps while we wait. */
+	if (plan->sync.userns_block_fd >= 0)
+		while (read(plan->sync.userns_block_fd, &c, 1) < 0 && errno == EINTR)
+			;
+	if (plan->proc.die_with_parent) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+			return error_set(err, errno, "prctl");
+		if (getppid() != parent)
+			kill(getpid(), SIGKILL);
+	}
+	return 0;
+}
+
+static int monitor_run(struct monitor *mon, const struct setup_ctx *ctx, pid_t parent,
+		       struct nsrun_error *err)
+{
+	const struct plan *plan = mon->plan;
+	int r, status;
+
+	r = monitor_setup(mon, ctx, parent, err);
+	if (r < 0) {
+		kill(mon->child, SIGKILL);
+		wait_child(mon->child);
+		return r;
+	}
+	if (write_all(mon->go_fd, "1", 1) < 0)
+		return error_set(err, errno, "releasing the sandbox");
+	close(mon->go_fd);
+	close_monitor_fds(mon);
+	r = read_outcome(mon, err);
+	if (r < 0) {
+		wait_child(mon->child);
+		return r;
+	}
+	if (r == 0)
+		return wait_child(mon->child);
+	status = payload_status(mon);
+	if (plan->sync.json_status_fd >= 0)
+		(void)status_write_exit(plan->sync.json_status_fd, status, NULL);
+	return status;
+}
+
+static int join_namespaces(const struct plan *plan, struct nsrun_error *err)
+{
+	int r;
+
+	if (plan->ns.userns_fd >= 0) {
+		r = userns_join(plan->ns.userns_fd, err);
+		if (r < 0)
+			return r;
+	}
+	if (plan->ns.pidns_fd >= 0 && setns(plan->ns.pidns_fd, CLONE_NEWPID) < 0)
+		return error_set(err, errno, "Setting pidns failed");
+	return 0;
+}
+
+static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	struct userns_request req = { 0 };
+	uint64_t base = 0;
+	bool userns = want_userns(plan);
+	int r;
+
+	ctx->plan = plan;
+	ctx->real_uid = getuid();
+	ctx->real_gid = getgid();
+	ctx->real_root = ctx->real_uid == 0;
+	ctx->sandbox_uid = plan->ns.has_uid ? plan->ns.uid : ctx->real_uid;
+	ctx->sandbox_gid = plan->ns.has_gid ? plan->ns.gid : ctx->real_gid;
+	ctx->in_userns = userns || plan->ns.userns_fd >= 0;
+	r = clone_flags(plan, userns, &ctx->clone_flags, err);
+	if (r < 0)
+		return r;
+	if (ctx->real_root) {
+		r = caps_get_effective(&base, err);
+		if (r < 0)
+			return r;
+	}
+	ctx->caps = caps_requested(&plan->caps, base);
+	req.unshare = userns;
+	req.maps_external = plan->sync.userns_block_fd >= 0;
+	for (size_t i = 0; i < plan->n_ops; i++)
+		if (plan->ops[i].type == OP_DEV)
+			req.needs_devpts = true;
+	req.disable_userns = plan->ns.disable_userns;
+	req.real_uid = ctx->real_uid;
+	req.real_gid = ctx->real_gid;
+	req.sandbox_uid = ctx->sandbox_uid;
+	req.sandbox_gid = ctx->sandbox_gid;
+	userns_layout(&req, &ctx->userns);
+	ctx->monitor_pid = getpid();
+	return 0;
+}
+
 int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 {
-	(void)plan;
-	return error_set(err, ENOSYS, "the sandbox engine is not implemented yet");
+	struct setup_ctx ctx = { 0 };
+	struct monitor mon = { .plan = plan, .status_fd = -1 };
+	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+	int errp[2], gop[2], stp[2];
+	pid_t parent = getppid();
+	int r;
+
+	r = prepare_ctx(plan, &ctx, err);
+	if (r < 0)
+		return r;
+	/* Fail closed before anything runs when the boundary cannot be built here. */
+	if (plan->landlock.enabled) {
+		r = landlock_describe(&plan->landlock, &mon.landlock, err);
+		if (r < 0)
+			return r;
+		mon.has_landlock = true;
+	}
+	r = join_namespaces(plan, err);
+	if (r < 0)
+		return r;
+	/* Nothing nsrun starts may gain privileges through exec. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return error_set(err, errno, "prctl(PR_SET_NO_NEW_PRIVS) failed");
+	if (pipe2(errp, O_CLOEXEC) < 0 || pipe2(gop, O_CLOEXEC) < 0 || pipe2(stp, O_CLOEXEC) < 0)
+		return error_set(err, errno, "pipe");
+	ctx.old_cwd = cwd;
+	ctx.proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ctx.proc_fd < 0)
+		return error_set(err, errno, "Can't open /proc");
+	mon.child = sys_clone_fork(ctx.clone_flags);
+	if (mon.child < 0)
+		return clone_error(errno, err);
+	if (mon.child == 0) {
+		close(errp[0]);
+		close(gop[1]);
+		close(stp[0]);
+		ctx.error_fd = errp[1];
+		ctx.go_fd = gop[0];
+		ctx.status_fd = stp[1];
+		setup_child(&ctx);
+	}
+	close(errp[1]);
+	close(gop[0]);
+	close(stp[1]);
+	mon.error_fd = errp[0];
+	mon.go_fd = gop[1];
+	mon.status_fd = stp[0];
+	return monitor_run(&mon, &ctx, parent, err);
 }

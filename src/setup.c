@@ -1,5 +1,462 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* setup.c: placeholder until the module lands. */
+/*
+ * setup.c: the sandbox side. Steps run in bwrap's order: loopback, filesystem,
+ * hostname, nested user namespace, capabilities, cwd, session, then pid 1 and
+ * the payload. Any failure is sent whole over the error pipe and the process
+ * exits before exec: the command never runs in a half-built sandbox.
+ */
 #include "config.h"
 
 #include "setup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "caps.h"
+#include "landlock.h"
+#include "loopback.h"
+#include "reaper.h"
+#include "rootfs.h"
+#include "seccomp.h"
+#include "syscall.h"
+#include "util.h"
+
+extern char **environ;
+
+_noreturn_ static void fail(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	(void)write_all(ctx->error_fd, err, sizeof(*err));
+	_exit(1);
+}
+
+static int wait_for_parent(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	char c;
+	ssize_t n;
+
+	do
+		n = read(ctx->go_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(ctx->go_fd);
+	/* EOF: the parent gave up (it reports why); stop without a word. */
+	if (n != 1)
+		_exit(1);
+	(void)err;
+	return 0;
+}
+
+static int die_with_parent(pid_t expected_ppid, struct nsrun_error *err)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return error_set(err, errno, "prctl");
+	/* The parent may have died before the prctl took effect. */
+	if (getppid() != expected_ppid)
+		kill(getpid(), SIGKILL);
+	return 0;
+}
+
+static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	const struct plan *plan = ctx->plan;
+	struct rootfs_config cfg = {
+		.ops = plan->ops,
+		.n_ops = plan->n_ops,
+		.hide = &plan->hide,
+		.path_env = env_get(plan->proc.envp, "PATH"),
+		.in_userns = ctx->in_userns,
+		.new_pidns = (ctx->clone_flags & CLONE_NEWPID) || plan->ns.pidns_fd >= 0,
+		.file_label = plan->proc.file_label,
+	};
+	mode_t old_umask = umask(0);
+	int r;
+
+	/* Modes given with --perms (and bwrap's defaults) are exact, not masked. */
+	r = rootfs_build(&cfg, err);
+	umask(old_umask);
+	return r;
+}
+
+/* bwrap's nested namespace: after the mounts that needed uid 0 (devpts), show the chosen
+ * ids; with --disable-userns it is also the namespace that can no longer nest. */
+static int second_userns(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	const struct plan *plan = ctx->plan;
+	int r;
+
+	if (ctx->userns.second) {
+		if (plan->ns.disable_userns) {
+			r = userns_limit_nesting(ctx->proc_fd, err);
+			if (r < 0)
+				return r;
+		}
+		if (unshare(CLONE_NEWUSER) < 0)
+			return error_set(err, errno, "unshare user ns");
+		/* A new user namespace comes with a full bounding set. */
+		r = caps_bound(ctx->caps, err);
+		if (r < 0)
+			return r;
+		r = userns_write_maps(ctx->proc_fd, 0, ctx->sandbox_uid, ctx->userns.ns_uid,
+				      ctx->sandbox_gid, ctx->userns.ns_gid, false, err);
+		if (r < 0)
+			return r;
+	}
+	if (plan->ns.userns2_fd >= 0) {
+		r = userns_join2(plan->ns.userns2_fd, err);
+		if (r < 0)
+			return r;
+	}
+	if (plan->ns.disable_userns || plan->ns.assert_userns_disabled)
+		return userns_assert_disabled(err);
+	return 0;
+}
+
+static int switch_ids(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	/* A joined namespace (--userns) may map other ids than ours: become the chosen ones. */
+	if (ctx->plan->ns.userns_fd < 0)
+		return 0;
+	if (ctx->sandbox_uid != ctx->real_uid && setuid(ctx->sandbox_uid) < 0)
+		return error_set(err, errno, "unable to switch to uid %u", (unsigned)ctx->sandbox_uid);
+	if (ctx->sandbox_gid != ctx->real_gid && setgid(ctx->sandbox_gid) < 0)
+		return error_set(err, errno, "unable to switch to gid %u", (unsigned)ctx->sandbox_gid);
+	return 0;
+}
+
+/* bwrap's drop_privs: keep the requested caps. As root with no --cap-add/--cap-drop
+ * nothing is changed at all (capset may be denied by an outer seccomp policy). */
+static int drop_privs(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	int r;
+
+	if (!(ctx->real_root && ctx->plan->caps.n_ops == 0)) {
+		r = caps_set(ctx->caps, err);
+		if (r < 0)
+			return r;
+	}
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+		return error_set(err, errno, "can't set dumpable");
+	return 0;
+}
+
+/* --chdir, else the old cwd if the sandbox has it, else $HOME, else "/". Returns the
+ * directory for PWD. */
+static const char *enter_cwd(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	const struct plan *plan = ctx->plan;
+	const char *home = env_get(plan->proc.envp, "HOME");
+
+	if (plan->proc.chdir) {
+		if (chdir(plan->proc.chdir) < 0) {
+			error_set(err, errno, "Can't chdir to %s", plan->proc.chdir);
+			return NULL;
+		}
+		return plan->proc.chdir;
+	}
+	if (ctx->old_cwd && chdir(ctx->old_cwd) == 0)
+		return ctx->old_cwd;
+	if (home && chdir(home) == 0)
+		return home;
+	if (chdir("/") < 0) {
+		error_set(err, errno, "chdir /");
+		return NULL;
+	}
+	return "/";
+}
+
+static int wait_block_fd(int fd)
+{
+	char c;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	return 0;
+}
+
+static bool needs_reaper(const struct setup_ctx *ctx)
+{
+	const struct plan *plan = ctx->plan;
+
+	if (plan->proc.as_pid_1)
+		return false;
+	return plan->ns.pid ||
+	       (plan->sync.lock_files && plan->sync.lock_files[0]) || plan->sync.sync_fd >= 0;
+}
+
+/* pid 1 owns the locks (fcntl locks belong to the process that takes them). */
+static int take_locks(const struct plan *plan, int *fds, size_t *n, struct nsrun_error *err)
+{
+	struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
+
+	*n = 0;
+	for (size_t i = 0; plan->sync.lock_files && plan->sync.lock_files[i]; i++) {
+		const char *path = plan->sync.lock_files[i];
+		int fd;
+
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return error_set(err, errno, "Unable to open lock file %s", path);
+		fds[(*n)++] = fd;
+		if (fcntl(fd, F_SETLK, &fl) < 0)
+			return error_set(err, errno, "Unable to lock file %s", path);
+	}
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+void setup_close_fds_except(int *keep, size_t n)
+{
+	unsigned int from = 3;
+
+	qsort(keep, n, sizeof(*keep), cmp_int);
+	for (size_t i = 0; i <= n; i++) {
+		unsigned int to = i < n ? (unsigned int)keep[i] : ~0u;
+
+		if (i < n && (keep[i] < 3 || (unsigned int)keep[i] < from))
+			continue;
+		if (to > from && sys_close_range(from, to - 1, 0) < 0) {
+			/* Before Linux 5.9: close what a sane process could have open. */
+			for (unsigned int fd = from; fd < to && fd < 65536; fd++)
+				close((int)fd);
+		}
+		if (i < n)
+			from = to + 1;
+	}
+}
+
+/* pid 1: everything that can fail happens before the payload is released through
+ * ready_fd, so a failure here still means the command never ran. */
+_noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, pid_t expected_ppid,
+				int ready_fd, int *locks, size_t n_locks)
+{
+	const struct plan *plan = ctx->plan;
+	struct nsrun_error err = { 0 };
+	_cleanup_free_ int *keep = xcalloc(n_locks + 2, sizeof(int));
+	size_t n_keep = 0;
+	int r;
+
+	/* pid 1 needs no capabilities. An outer seccomp policy may deny capset to root;
+	 * bwrap ignores that too. */
+	r = caps_set(0, &err);
+	if (r == -EPERM && ctx->real_root)
+		r = 0;
+	if (r == 0 && plan->proc.die_with_parent)
+		r = die_with_parent(expected_ppid, &err);
+	if (r == 0)
+		r = seccomp_apply(&plan->seccomp, &err);
+	if (r < 0) {
+		(void)write_all(ctx->error_fd, &err, sizeof(err));
+		kill(payload, SIGKILL);
+		_exit(1);
+	}
+	(void)write_all(ready_fd, "1", 1);
+	keep[n_keep++] = ctx->status_fd;
+	if (plan->sync.sync_fd >= 0)
+		keep[n_keep++] = plan->sync.sync_fd;
+	for (size_t i = 0; i < n_locks; i++)
+		keep[n_keep++] = locks[i];
+	setup_close_fds_except(keep, n_keep);
+	reaper_run(payload, ctx->status_fd);
+}
+
+static char **payload_argv(const struct plan *plan)
+{
+	char **argv = strv_copy(plan->proc.argv);
+
+	if (plan->proc.argv0) {
+		free(argv[0]);
+		argv[0] = xstrdup(plan->proc.argv0);
+	}
+	return argv;
+}
+
+/* The payload's last steps; seccomp is the very last so filters need not allow setup. */
+_noreturn_ static void run_payload(const struct setup_ctx *ctx, char **envp, pid_t expected_ppid,
+				   int ready_fd)
+{
+	const struct plan *plan = ctx->plan;
+	struct nsrun_error err = { 0 };
+	sigset_t none;
+	char c;
+	int r = 0;
+
+	/* Wait until pid 1 has finished its own fallible setup (EOF: it failed). */
+	if (ready_fd >= 0) {
+		if (read(ready_fd, &c, 1) != 1)
+			_exit(1);
+		close(ready_fd);
+	}
+	if (!plan->proc.as_pid_1 && plan->sync.sync_fd >= 0)
+		close(plan->sync.sync_fd);
+	if (ctx->status_fd >= 0)
+		close(ctx->status_fd);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (plan->proc.die_with_parent)
+		r = die_with_parent(expected_ppid, &err);
+	/* Fails quietly for caps not in the inheritable set (root without cap options). */
+	if (r == 0)
+		r = caps_raise_ambient(ctx->caps, &err);
+	if (r == 0 && plan->landlock.enabled)
+		r = landlock_apply(&plan->landlock, &err);
+	if (r == 0)
+		r = seccomp_apply(&plan->seccomp, &err);
+	if (r < 0)
+		fail(ctx, &err);
+	(void)write_all(ctx->error_fd, (char[]){ SETUP_EXEC_MARKER }, 1);
+	environ = envp;
+	execvp(plan->proc.argv[0], payload_argv(plan));
+	error_set(&err, errno, "execvp %s", plan->proc.argv[0]);
+	fail(ctx, &err);
+}
+
+/* --pidns with --unshare-pid: a process cannot clone a new pid namespace under one it
+ * joined with setns, so the child nests it here. This process stays outside as a
+ * transparent relay of the new pid 1's exit; every pipe passes straight through. */
+static int nest_pidns(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	const struct plan *plan = ctx->plan;
+	pid_t pid;
+	int st;
+
+	if (plan->ns.pidns_fd < 0 || !plan->ns.pid)
+		return 0;
+	if (unshare(CLONE_NEWPID) < 0)
+		return error_set(err, errno, "unshare pid ns");
+	pid = fork();
+	if (pid < 0)
+		return error_set(err, errno, "Can't fork for --pidns");
+	if (pid == 0)
+		return 0;
+	close(ctx->error_fd);
+	if (ctx->status_fd >= 0)
+		close(ctx->status_fd);
+	if (plan->proc.die_with_parent)
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			_exit(1);
+	_exit(reaper_exit_status(st));
+}
+
+/* SELinux setexeccon without libselinux; the CLI refuses the option without SELinux. */
+static int set_exec_label(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	const char *label = ctx->plan->proc.exec_label;
+	_cleanup_close_ int fd = openat(ctx->proc_fd, "thread-self/attr/exec", O_WRONLY | O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return error_set(err, errno, "label_exec %s", ctx->plan->proc.argv[0]);
+	r = write_all(fd, label, strlen(label));
+	if (r < 0)
+		return error_set(err, -r, "label_exec %s", ctx->plan->proc.argv[0]);
+	return 0;
+}
+
+/* Everything up to the fork of pid 1, in bwrap's order. */
+static int prepare(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	const struct plan *plan = ctx->plan;
+	int r;
+
+	/* The status fds belong to the monitor; the payload must not hold them open. */
+	if (plan->sync.info_fd >= 0)
+		close(plan->sync.info_fd);
+	if (plan->sync.json_status_fd >= 0)
+		close(plan->sync.json_status_fd);
+	if (plan->sync.userns_block_fd >= 0)
+		close(plan->sync.userns_block_fd);
+	r = wait_for_parent(ctx, err);
+	if (r == 0)
+		r = nest_pidns(ctx, err);
+	if (r == 0)
+		r = switch_ids(ctx, err);
+	if (r == 0 && ctx->in_userns)
+		r = caps_bound(ctx->caps, err);
+	if (r == 0 && (ctx->clone_flags & CLONE_NEWNET))
+		r = loopback_setup(err);
+	if (r == 0)
+		r = build_rootfs(ctx, err);
+	/* The uts namespace belongs to the first user namespace: name it before nesting. */
+	if (r == 0 && plan->ns.hostname && sethostname(plan->ns.hostname,
+						       strlen(plan->ns.hostname)) < 0)
+		r = error_set(err, errno, "Can't set hostname to %s", plan->ns.hostname);
+	if (r == 0)
+		r = second_userns(ctx, err);
+	if (r == 0)
+		r = drop_privs(ctx, err);
+	if (r == 0)
+		r = wait_block_fd(plan->sync.block_fd);
+	return r;
+}
+
+void setup_child(const struct setup_ctx *ctx)
+{
+	const struct plan *plan = ctx->plan;
+	struct nsrun_error err = { 0 };
+	_cleanup_strv_free_ char **envp = NULL;
+	_cleanup_free_ int *locks = NULL;
+	const char *cwd;
+	size_t n_locks = 0;
+	int ready[2] = { -1, -1 };
+	sigset_t set;
+	pid_t expected_ppid = getppid() == 0 ? 0 : ctx->monitor_pid;
+	pid_t pid;
+
+	if (prepare(ctx, &err) < 0)
+		fail(ctx, &err);
+	cwd = enter_cwd(ctx, &err);
+	if (!cwd)
+		fail(ctx, &err);
+	envp = strv_copy(plan->proc.envp);
+	env_set(&envp, "PWD", cwd);
+	if (plan->proc.new_session && setsid() < 0) {
+		error_set(&err, errno, "setsid");
+		fail(ctx, &err);
+	}
+	if (plan->proc.exec_label && set_exec_label(ctx, &err) < 0)
+		fail(ctx, &err);
+	if (!needs_reaper(ctx))
+		run_payload(ctx, envp, expected_ppid, -1);
+
+	locks = xcalloc(strv_length(plan->sync.lock_files) + 1, sizeof(int));
+	if (take_locks(plan, locks, &n_locks, &err) < 0)
+		fail(ctx, &err);
+	if (pipe2(ready, O_CLOEXEC) < 0) {
+		error_set(&err, errno, "pipe");
+		fail(ctx, &err);
+	}
+	/* No signal may be lost between the fork and pid 1's first wait. */
+	reaper_signal_set(&set);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	pid = fork();
+	if (pid < 0) {
+		error_set(&err, errno, "Can't fork for pid 1");
+		fail(ctx, &err);
+	}
+	if (pid == 0) {
+		close(ready[1]);
+		for (size_t i = 0; i < n_locks; i++)
+			close(locks[i]);
+		run_payload(ctx, envp, getppid(), ready[0]);
+	}
+	close(ready[0]);
+	run_pid1(ctx, pid, expected_ppid, ready[1], locks, n_locks);
+}

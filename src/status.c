@@ -1,5 +1,120 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* status.c: placeholder until the module lands. */
+/*
+ * status.c: --info-fd (pretty JSON, written once) and --json-status-fd (JSON
+ * lines: the child record, then the exit code if the payload ran). Key names,
+ * order and spacing match bwrap byte for byte; the Landlock keys are nsrun's.
+ */
 #include "config.h"
 
 #include "status.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+/* bwrap's order; the user namespace is not reported. */
+static const struct {
+	const char *name;
+	unsigned long flag;
+} ns_table[] = {
+	{ "cgroup", CLONE_NEWCGROUP }, { "ipc", CLONE_NEWIPC }, { "mnt", CLONE_NEWNS },
+	{ "net", CLONE_NEWNET },       { "pid", CLONE_NEWPID }, { "uts", CLONE_NEWUTS },
+};
+
+int status_collect(pid_t pid, unsigned long clone_flags, struct status_info *info,
+		   struct nsrun_error *err)
+{
+	char path[64];
+	struct stat st;
+
+	info->child_pid = pid;
+	info->n_ns = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(ns_table); i++) {
+		if (!(clone_flags & ns_table[i].flag))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, ns_table[i].name);
+		if (stat(path, &st) < 0)
+			return error_set(err, errno, "Can't stat %s", path);
+		info->ns[info->n_ns].name = ns_table[i].name;
+		info->ns[info->n_ns].ino = (uint64_t)st.st_ino;
+		info->n_ns++;
+	}
+	return 0;
+}
+
+/* Appends one "key": value pair per entry, each preceded by sep. */
+static char *append(char *s, const char *sep, const char *key, uint64_t value)
+{
+	char *r = xasprintf("%s%s\"%s\": %" PRIu64, s, sep, key, value);
+
+	free(s);
+	return r;
+}
+
+static char *format_fields(const struct status_info *info, const char *sep)
+{
+	char *s = xasprintf("\"child-pid\": %d", (int)info->child_pid);
+	char key[64];
+
+	for (size_t i = 0; i < info->n_ns; i++) {
+		snprintf(key, sizeof(key), "%s-namespace", info->ns[i].name);
+		s = append(s, sep, key, info->ns[i].ino);
+	}
+	if (info->landlock) {
+		s = append(s, sep, "landlock-abi", (uint64_t)info->landlock->abi);
+		s = append(s, sep, "landlock-handled-fs", info->landlock->handled_fs);
+		s = append(s, sep, "landlock-handled-net", info->landlock->handled_net);
+		s = append(s, sep, "landlock-scoped", info->landlock->scoped);
+	}
+	return s;
+}
+
+char *status_format_info(const struct status_info *info)
+{
+	_cleanup_free_ char *fields = format_fields(info, ",\n    ");
+
+	return xasprintf("{\n    %s\n}\n", fields);
+}
+
+char *status_format_json(const struct status_info *info)
+{
+	_cleanup_free_ char *fields = format_fields(info, ", ");
+
+	return xasprintf("{ %s }\n", fields);
+}
+
+char *status_format_exit(int exit_code)
+{
+	return xasprintf("{ \"exit-code\": %d }\n", exit_code);
+}
+
+static int write_text(int fd, char *text, const char *what, struct nsrun_error *err)
+{
+	int r = write_all(fd, text, strlen(text));
+
+	free(text);
+	if (r < 0)
+		return error_set(err, -r, "Write to %s", what);
+	return 0;
+}
+
+int status_write_info(int fd, const struct status_info *info, struct nsrun_error *err)
+{
+	return write_text(fd, status_format_info(info), "info_fd", err);
+}
+
+int status_write_json(int fd, const struct status_info *info, struct nsrun_error *err)
+{
+	return write_text(fd, status_format_json(info), "json_status_fd", err);
+}
+
+int status_write_exit(int fd, int exit_code, struct nsrun_error *err)
+{
+	return write_text(fd, status_format_exit(exit_code), "json_status_fd", err);
+}

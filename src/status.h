@@ -1,3 +1,43 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* status.h: placeholder until the module lands. */
+/*
+ * status.h: --info-fd and --json-status-fd. The text is built by pure
+ * formatters (unit-tested against bwrap's exact key names and layout) and
+ * written with one write per record.
+ */
 #pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "landlock.h"
+
+#define STATUS_MAX_NS 8
+
+struct status_ns {
+	const char *name; /* "cgroup", "ipc", "mnt", "net", "pid", "uts" */
+	uint64_t ino;
+};
+
+struct status_info {
+	pid_t child_pid;
+	struct status_ns ns[STATUS_MAX_NS]; /* in bwrap's order */
+	size_t n_ns;
+	const struct landlock_desc *landlock; /* NULL: no Landlock fields */
+};
+
+/* Namespace flags the sandbox created (CLONE_NEW*): fills ns[] from /proc/PID/ns/. */
+int status_collect(pid_t pid, unsigned long clone_flags, struct status_info *info,
+		   struct nsrun_error *err);
+
+/* Pure formatters; return a malloc'd string. */
+char *status_format_info(const struct status_info *info);  /* pretty, multi-line */
+char *status_format_json(const struct status_info *info);  /* one line + '\n' */
+char *status_format_exit(int exit_code);		    /* { "exit-code": N } + '\n' */
+
+/* Write the formatted record to fd. */
+int status_write_info(int fd, const struct status_info *info, struct nsrun_error *err);
+int status_write_json(int fd, const struct status_info *info, struct nsrun_error *err);
+int status_write_exit(int fd, int exit_code, struct nsrun_error *err);
