@@ -8,6 +8,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -27,7 +28,19 @@ struct landlock_desc {
 /* Pure per-ABI computations (unit-tested). */
 uint64_t landlock_fs_write_rights(int abi); /* every write-type right ABI knows */
 uint64_t landlock_fs_file_rights(int abi);  /* the subset valid on a non-directory */
-uint64_t landlock_fs_all_rights(int abi);
+uint64_t landlock_fs_all_rights(int abi);   /* every filesystem right the ABI knows */
+uint64_t landlock_net_rights(int abi);	    /* TCP bind/connect from ABI 4, else 0 */
+uint64_t landlock_scope_rights(int abi);    /* abstract unix sockets + signals from ABI 6 */
+/* Size of struct nsrun_landlock_ruleset_attr the ABI knows: 8, 16 (ABI 4) or 24 (ABI 6). */
+size_t landlock_ruleset_attr_size(int abi);
+
+/* The ABI by landlock_create_ruleset(VERSION): >= 1, or -errno (-ENOSYS: not built in,
+ * -EOPNOTSUPP: disabled at boot, -EPROTONOSUPPORT: nsrun built with --disable-landlock). */
+int landlock_query_abi(void);
+
+/* landlock_describe() for a given ABI (or -errno from the query); pure, for unit tests. */
+int landlock_describe_abi(const struct landlock_config *cfg, int abi, struct landlock_desc *ret,
+			  struct nsrun_error *err);
 
 /* Queries the ABI and fills *ret for cfg; fails closed (status 126) when a requested
  * guarantee is not available. Makes no changes to the process. */

@@ -252,3 +252,60 @@ static inline int sys_landlock_restrict_self(int ruleset_fd, __u32 flags)
 {
 	return (int)syscall(__NR_landlock_restrict_self, ruleset_fd, flags);
 }
+
+/* ---- listmount/statmount (Linux 6.8; used by hide.c to find submounts) ---- */
+#ifndef __NR_statmount
+#define __NR_statmount 457
+#endif
+#ifndef __NR_listmount
+#define __NR_listmount 458
+#endif
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE 0x00004000U
+#endif
+#define NSRUN_STATMOUNT_MNT_POINT 0x00000010U
+#define NSRUN_MNT_ID_REQ_SIZE_VER0 24
+
+struct nsrun_mnt_id_req {
+	__u32 size;
+	__u32 spare;
+	__u64 mnt_id;
+	__u64 param;
+};
+
+/* The 6.8 layout; later kernels only append fields. String fields are offsets into str[]. */
+struct nsrun_statmount {
+	__u32 size;
+	__u32 mnt_opts;
+	__u64 mask;
+	__u32 sb_dev_major;
+	__u32 sb_dev_minor;
+	__u64 sb_magic;
+	__u32 sb_flags;
+	__u32 fs_type;
+	__u64 mnt_id;
+	__u64 mnt_parent_id;
+	__u32 mnt_id_old;
+	__u32 mnt_parent_id_old;
+	__u64 mnt_attr;
+	__u64 mnt_propagation;
+	__u64 mnt_peer_group;
+	__u64 mnt_master;
+	__u64 propagate_from;
+	__u32 mnt_root;
+	__u32 mnt_point;
+	__u64 spare2[50];
+	char str[];
+};
+
+static inline int sys_statmount(const struct nsrun_mnt_id_req *req, struct nsrun_statmount *buf,
+				size_t bufsize, unsigned int flags)
+{
+	return (int)syscall(__NR_statmount, req, buf, bufsize, flags);
+}
+
+static inline long sys_listmount(const struct nsrun_mnt_id_req *req, __u64 *ids, size_t nr,
+				 unsigned int flags)
+{
+	return syscall(__NR_listmount, req, ids, nr, flags);
+}
