@@ -1,6 +1,397 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* placeholder: skipped until the module tests land */
+/*
+ * test-hide.c: the overlay-hide planner against a fake sandbox tree (a table of
+ * paths and symlinks), so which directory loses which names is checked without
+ * namespaces: PATH handling, symlinked directories, globs, allowlists, precedence.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hide.h"
+#include "util.h"
+
+/* The fake tree's paths are short; truncation there cannot happen. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+/* The fake tree: a path and, for symlinks, the link target. Directories end in '/'. */
+static const struct {
+	const char *path;
+	const char *target;
+} fake[] = {
+	{ "/bin", "usr/bin" },
+	{ "/sbin", "usr/sbin" },
+	{ "/usr/", NULL },
+	{ "/usr/bin/", NULL },
+	{ "/usr/sbin/", NULL },
+	{ "/usr/local/", NULL },
+	{ "/usr/local/bin/", NULL },
+	{ "/usr/local/bin/rm", NULL },
+	{ "/usr/share/", NULL },
+	{ "/usr/share/doc/", NULL },
+	{ "/usr/share/doc/x", NULL },
+	{ "/usr/bin/ls", NULL },
+	{ "/usr/bin/cat", NULL },
+	{ "/usr/bin/rm", NULL },
+	{ "/usr/bin/dash", NULL },
+	{ "/usr/bin/sh", "dash" },
+	{ "/usr/bin/python3", "python3.11" },
+	{ "/usr/bin/python3.11", NULL },
+	{ "/usr/bin/python3-config", NULL },
+	{ "/usr/bin/.hidden", NULL },
+	{ "/usr/bin/editor", "/etc/alternatives/editor" },
+	{ "/usr/bin/vim.basic", NULL },
+	{ "/usr/sbin/rm", NULL },
+	{ "/etc/", NULL },
+	{ "/etc/alternatives/", NULL },
+	{ "/etc/alternatives/editor", "../../usr/bin/vim.basic" },
+	{ "/loop", "loop" },
+};
+
+/* Index of path in fake[] (with or without the directory's trailing '/'), or -1. */
+static int lookup(const char *path)
+{
+	size_t len = strlen(path);
+
+	for (size_t i = 0; i < ARRAY_SIZE(fake); i++)
+		if (strncmp(fake[i].path, path, len) == 0 &&
+		    (fake[i].path[len] == '\0' || (fake[i].path[len] == '/' && !fake[i].path[len + 1])))
+			return (int)i;
+	return -1;
+}
+
+static bool is_dir(int i)
+{
+	return fake[i].path[strlen(fake[i].path) - 1] == '/';
+}
+
+static int fake_resolve(void *ctx, const char *path, char **ret)
+{
+	char cur[4096] = "", todo[4096];
+	int links = 0;
+
+	(void)ctx;
+	snprintf(todo, sizeof(todo), "%s", path);
+	for (;;) {
+		char *p = todo, *comp, next[4096], rest[4096];
+		int i;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		comp = p;
+		p += strcspn(p, "/");
+		if (*p)
+			*p++ = '\0';
+		snprintf(rest, sizeof(rest), "%s", p);
+		if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0) {
+			if (comp[1] && strrchr(cur, '/'))
+				*strrchr(cur, '/') = '\0';
+			snprintf(todo, sizeof(todo), "%s", rest);
+			continue;
+		}
+		snprintf(next, sizeof(next), "%s/%s", cur, comp);
+		i = lookup(next);
+		if (i < 0)
+			return -ENOENT;
+		if (fake[i].target) {
+			if (++links > 40)
+				return -ELOOP;
+			if (fake[i].target[0] == '/')
+				cur[0] = '\0';
+			snprintf(todo, sizeof(todo), "%s/%s", fake[i].target, rest);
+			continue;
+		}
+		if (!is_dir(i))
+			return -ENOTDIR;
+		snprintf(cur, sizeof(cur), "%s", next);
+		snprintf(todo, sizeof(todo), "%s", rest);
+	}
+	*ret = xstrdup(cur[0] ? cur : "/");
+	return 0;
+}
+
+static int fake_list(void *ctx, const char *dir, char ***ret)
+{
+	char **v = NULL;
+	size_t ld = strcmp(dir, "/") ? strlen(dir) : 0;
+
+	(void)ctx;
+	for (size_t i = 0; i < ARRAY_SIZE(fake); i++) {
+		const char *p = fake[i].path, *slash;
+		char name[256];
+
+		if (strncmp(p, dir, ld) != 0 || p[ld] != '/' || !p[ld + 1])
+			continue;
+		slash = strchr(p + ld + 1, '/');
+		if (slash && slash[1])
+			continue; /* deeper than one level */
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(p + ld + 1, "/"), p + ld + 1);
+		strv_push(&v, name);
+	}
+	*ret = v ? v : xcalloc(1, sizeof(char *));
+	return 0;
+}
+
+static int fake_read_link(void *ctx, const char *dir, const char *name, char **ret)
+{
+	_cleanup_free_ char *path = path_join(dir, name);
+	int i = lookup(path);
+
+	(void)ctx;
+	if (i < 0)
+		return -ENOENT;
+	if (!fake[i].target)
+		return -EINVAL;
+	*ret = xstrdup(fake[i].target);
+	return 0;
+}
+
+static const struct hide_fs fs = {
+	.resolve_dir = fake_resolve,
+	.list_dir = fake_list,
+	.read_link = fake_read_link,
+};
+
+/* Builds a plan and renders it as "dir:name,name;dir:..." for compact assertions. */
+static int plan_text(const char *const *hide, const char *const *allow, const char *path_env,
+		     char *out, size_t size, struct nsrun_error *err)
+{
+	_cleanup_strv_free_ char **h = strv_copy((char *const *)hide);
+	_cleanup_strv_free_ char **a = strv_copy((char *const *)allow);
+	struct hide_config cfg = { .hide = h, .allow = a };
+	struct hide_plan plan;
+	int r = hide_plan_build(&cfg, path_env, &fs, &plan, err);
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < plan.n_dirs; i++) {
+		len += (size_t)snprintf(out + len, size - len, "%s%s:", i ? ";" : "", plan.dirs[i].dir);
+		for (size_t j = 0; j < plan.dirs[i].n_names; j++)
+			len += (size_t)snprintf(out + len, size - len, "%s%s", j ? "," : "",
+						plan.dirs[i].names[j]);
+		assert_null(plan.dirs[i].names[plan.dirs[i].n_names]);
+	}
+	hide_plan_free(&plan);
+	return 0;
+}
+
+#define HIDE(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define NONE ((const char *const *)NULL)
+
+static void expect_plan(const char *const *hide, const char *const *allow, const char *path_env, const char *want)
+{
+	struct nsrun_error err = { 0 };
+	char out[8192];
+
+	assert_int_equal(plan_text(hide, allow, path_env, out, sizeof(out), &err), 0);
+	assert_string_equal(out, want);
+}
+
+static void expect_error(const char *const *hide, const char *const *allow, const char *path_env, int code,
+			 const char *needle)
+{
+	struct nsrun_error err = { 0 };
+	char out[8192];
+
+	assert_int_equal(plan_text(hide, allow, path_env, out, sizeof(out), &err), -code);
+	assert_non_null(strstr(err.msg, needle));
+}
+
+static void test_name_in_every_path_dir(void **state)
+{
+	(void)state;
+	/* /bin and /usr/bin are one directory: one entry; /usr/sbin via /sbin too. */
+	expect_plan(HIDE("rm"), NONE, "/usr/local/bin:/usr/bin:/bin:/sbin",
+		    "/usr/bin:rm;/usr/local/bin:rm;/usr/sbin:rm");
+}
+
+static void test_name_only_where_present(void **state)
+{
+	(void)state;
+	expect_plan(HIDE("cat"), NONE, "/usr/local/bin:/usr/bin", "/usr/bin:cat");
+	expect_plan(HIDE("nonexistent"), NONE, "/usr/local/bin:/usr/bin", "");
+}
+
+static void test_path_skips_relative_empty_missing(void **state)
+{
+	(void)state;
+	expect_plan(HIDE("rm"), NONE, "::bin:./usr/local/bin:/nonexistent:/usr/bin/ls:/usr/bin",
+		    "/usr/bin:rm");
+}
+
+static void test_default_path(void **state)
+{
+	(void)state;
+	expect_plan(HIDE("rm"), NONE, NULL, "/usr/bin:rm");
+	assert_string_equal(HIDE_DEFAULT_PATH, "/bin:/usr/bin");
+}
+
+static void test_path_form(void **state)
+{
+	(void)state;
+	expect_plan(HIDE("/bin/rm"), NONE, "", "/usr/bin:rm");
+	expect_plan(HIDE("/usr/share/doc/"), NONE, "", "/usr/share:doc");
+	expect_plan(HIDE("/usr/local/../bin/./rm"), NONE, "", "/usr/bin:rm");
+	/* A missing entry is whited out anyway: it stays absent. */
+	expect_plan(HIDE("/usr/bin/nonexistent"), NONE, "", "/usr/bin:nonexistent");
+	expect_plan(HIDE("/etc"), NONE, "", "/:etc");
+}
+
+static void test_path_form_errors(void **state)
+{
+	(void)state;
+	expect_error(HIDE("/nonexistent/rm"), NONE, "", ENOENT, "'/nonexistent'");
+	expect_error(HIDE("/usr/bin/ls/x"), NONE, "", ENOTDIR, "'/usr/bin/ls'");
+	expect_error(HIDE("/loop/x"), NONE, "", ELOOP, "/loop");
+	expect_error(HIDE("usr/bin/rm"), NONE, "", EINVAL, "absolute path");
+	expect_error(HIDE("/"), NONE, "", EINVAL, "does not name");
+	expect_error(HIDE(""), NONE, "", EINVAL, "does not name");
+	expect_error(HIDE(".."), NONE, "", EINVAL, "does not name");
+	expect_error(HIDE("/usr/.."), NONE, "", EINVAL, "does not name");
+	expect_error(NONE, HIDE("/nonexistent/ls"), "", ENOENT, "--overlay-allow");
+}
+
+static void test_globs(void **state)
+{
+	(void)state;
+	expect_plan(HIDE("/usr/bin/python3*"), NONE, "",
+		    "/usr/bin:python3,python3-config,python3.11");
+	expect_plan(HIDE("python3.?"), NONE, "/usr/bin", "");
+	expect_plan(HIDE("python3.??"), NONE, "/usr/bin", "/usr/bin:python3.11");
+	expect_plan(HIDE("[cl]*"), NONE, "/usr/bin", "/usr/bin:cat,ls");
+	/* '*' does not match a leading dot (FNM_PERIOD), ".*" does. */
+	expect_plan(HIDE("/usr/local/bin/*"), NONE, "", "/usr/local/bin:rm");
+	expect_plan(HIDE(".*"), NONE, "/usr/bin", "/usr/bin:.hidden");
+	expect_plan(HIDE("nomatch*"), NONE, "/usr/bin", "");
+}
+
+static void test_two_dirs_sorted_unique(void **state)
+{
+	(void)state;
+	expect_plan(HIDE("/usr/share/doc", "/bin/rm", "/usr/bin/rm", "rm", "/usr/bin/ls"), NONE,
+		    "/usr/bin", "/usr/bin:ls,rm;/usr/share:doc");
+}
+
+static void test_allowlist_seed_example(void **state)
+{
+	(void)state;
+	/* The seed: include ls, cat, sh, python3; exclude rm. Links they go through stay. */
+	expect_plan(HIDE("rm"), HIDE("ls", "cat", "sh", "python3"), "/usr/bin:/bin",
+		    "/usr/bin:.hidden,editor,python3-config,rm,vim.basic");
+}
+
+static void test_allow_names_every_path_dir(void **state)
+{
+	(void)state;
+	expect_plan(NONE, HIDE("ls"), "/usr/local/bin:/usr/sbin:/nonexistent",
+		    "/usr/local/bin:rm;/usr/sbin:rm");
+}
+
+static void test_allow_path_form(void **state)
+{
+	(void)state;
+	expect_plan(NONE, HIDE("/usr/share/doc"), "", "");
+	expect_plan(NONE, HIDE("/usr/local/bin/rm"), "", "");
+	expect_plan(NONE, HIDE("/usr/bin/l*", "/usr/bin/c*", "/usr/bin/.hidden"), "",
+		    "/usr/bin:dash,editor,python3,python3-config,python3.11,rm,sh,vim.basic");
+}
+
+static void test_include_wins(void **state)
+{
+	(void)state;
+	expect_plan(HIDE("ls", "rm"), HIDE("/usr/bin/ls"), "/usr/bin",
+		    "/usr/bin:.hidden,cat,dash,editor,python3,python3-config,python3.11,rm,sh,"
+		    "vim.basic");
+	expect_plan(HIDE("/usr/bin/python3*"), HIDE("python3"), "/usr/bin",
+		    "/usr/bin:.hidden,cat,dash,editor,ls,python3-config,rm,sh,vim.basic");
+	expect_plan(HIDE("/usr/bin/rm"), HIDE("/usr/bin/r?"), "", "/usr/bin:.hidden,cat,dash,"
+		    "editor,ls,python3,python3-config,python3.11,sh,vim.basic");
+}
+
+static void test_allow_follows_links_across_dirs(void **state)
+{
+	(void)state;
+	/* editor -> /etc/alternatives/editor -> ../../usr/bin/vim.basic: the chain's
+	 * entries in planned directories stay visible. */
+	expect_plan(NONE, HIDE("/usr/bin/editor", "/etc/alternatives/x"), "",
+		    "/usr/bin:.hidden,cat,dash,ls,python3,python3-config,"
+		    "python3.11,rm,sh");
+}
+
+static void test_many_names(void **state)
+{
+	char **hide = NULL;
+	char out[65536];
+	struct nsrun_error err = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 1000; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "/usr/bin/n%04d", 999 - i);
+		strv_push(&hide, name);
+	}
+	strv_push(&hide, "/usr/bin/n0000");
+	assert_int_equal(plan_text((const char *const *)hide, NULL, "", out, sizeof(out), &err), 0);
+	assert_true(str_has_prefix(out, "/usr/bin:n0000,n0001,n0002,"));
+	assert_int_equal(strlen(out), strlen("/usr/bin:") + 1000 * 6 - 1);
+	strv_free(hide);
+}
+
+static void test_many_names_listed(void **state)
+{
+	(void)state;
+	/* Past 16 NAME rules the PATH directories are listed once instead of probed. */
+	expect_plan(HIDE("a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12",
+			 "a13", "a14", "a15", "rm", "cat", "sh", "python3.11"),
+		    NONE, "/usr/local/bin:/bin:/nonexistent:/usr/sbin",
+		    "/usr/bin:cat,python3.11,rm,sh;/usr/local/bin:rm;/usr/sbin:rm");
+}
+
+static void test_escape_layer(void **state)
+{
+	char *s = hide_escape_layer("/a:b,c\\d");
+
+	(void)state;
+	assert_string_equal(s, "/a\\:b\\,c\\\\d");
+	free(s);
+	s = hide_escape_layer("/plain");
+	assert_string_equal(s, "/plain");
+	free(s);
+}
+
 int main(void)
 {
-	return 77;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_name_in_every_path_dir),
+		cmocka_unit_test(test_name_only_where_present),
+		cmocka_unit_test(test_path_skips_relative_empty_missing),
+		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_path_form),
+		cmocka_unit_test(test_path_form_errors),
+		cmocka_unit_test(test_globs),
+		cmocka_unit_test(test_two_dirs_sorted_unique),
+		cmocka_unit_test(test_allowlist_seed_example),
+		cmocka_unit_test(test_allow_names_every_path_dir),
+		cmocka_unit_test(test_allow_path_form),
+		cmocka_unit_test(test_include_wins),
+		cmocka_unit_test(test_allow_follows_links_across_dirs),
+		cmocka_unit_test(test_many_names),
+		cmocka_unit_test(test_many_names_listed),
+		cmocka_unit_test(test_escape_layer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
