@@ -711,8 +711,8 @@ static int overlay_error(int fsfd, int code, const char *dir, struct nsrun_error
 	/* Most refusals are only in the kernel log: name the usual causes. */
 	return error_set(err, code,
 			 "--overlay-hide: mount a read-only overlay on '%s'%s%s%s (overlayfs does "
-			 "not stack on every filesystem, e.g. /proc, and in a user namespace needs "
-			 "Linux 5.11)",
+			 "not stack on every filesystem, e.g. /proc, nor on a directory with mounts "
+			 "below it, and in a user namespace needs Linux 5.11)",
 			 dir, n > 0 ? " [" : "", n > 0 ? log : "", n > 0 ? "]" : "");
 }
 

@@ -29,7 +29,9 @@ struct hide_env {
 
 /* Runs after every other filesystem op and before the final pivot. A no-op when cfg has
  * neither hides nor allows. Fails (never partially hides and continues) when the kernel
- * cannot do it, naming the cause. */
+ * cannot do it, naming the cause. Refuses a directory that is writable in the sandbox (the
+ * overlay is read-only) and one with mounts below it (an overlay's lower layer carries no
+ * submounts; Linux < 6.8 without listmount: only mounts on its own entries are seen). */
 int hide_apply(const struct hide_config *cfg, const struct hide_env *env, struct nsrun_error *err);
 
 /* ---- planning (pure: all filesystem access goes through struct hide_fs) ---- */

@@ -1,0 +1,233 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-hide.sh: --overlay-hide / --overlay-allow in real sandboxes, as root and
+# unprivileged: hidden entries are absent to stat, open, readdir and exec; allowlists
+# leave exactly the allowed names; refusals (writable directory, mounts below, missing
+# directory) stop the sandbox before the command runs; the host is never changed.
+
+# shellcheck disable=SC2154,SC3043,SC2010
+. "$top_srcdir/tests/integration/lib.sh"
+
+need_ns
+
+# A PATH every mode can search (the suite's own PATH may hold root-only directories).
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+HOST_BIN_COUNT=$(ls -A /usr/bin | wc -l)
+
+cat >"$TMP/calls-rm.sh" <<'EOF'
+#!/bin/sh
+rm -f /nonexistent-file
+EOF
+chmod 0755 "$TMP/calls-rm.sh"
+
+# Canonical directory of a path (symlinks resolved), empty when it does not exist.
+canon_dir() { (cd "$1" 2>/dev/null && pwd -P); }
+
+# expected_allowed DIR NAME...: the names an allowlist of NAME... leaves in DIR: those
+# present, plus the entries their symlink chains pass through in DIR (sh -> dash).
+expected_allowed() {
+	local dir=$1 n d t l p
+	shift
+	for n in "$@"; do
+		d=$dir
+		t=$n
+		while [ -e "$d/$t" ] || [ -L "$d/$t" ]; do
+			[ "$(canon_dir "$d")" = "$dir" ] && echo "$t"
+			[ -L "$d/$t" ] || break
+			l=$(readlink "$d/$t")
+			case $l in /*) p=$l ;; *) p=$d/$l ;; esac
+			d=$(canon_dir "$(dirname "$p")")
+			t=$(basename "$p")
+			[ -n "$d" ] || break
+		done
+	done | sort -u
+}
+
+case_hide_command() {
+	local out rc
+	out=$(nsrun $HOST_RO --overlay-hide rm -- sh -c 'command -v rm' 2>&1)
+	rc=$?
+	check "hidden rm: command -v finds nothing" test "$rc" -ne 0 -a -z "$out"
+	out=$(nsrun $HOST_RO --overlay-hide rm -- ls /usr/bin)
+	check_nomatch "hidden rm: ls /usr/bin does not list it" '^rm$' "$out"
+	check "hidden rm: the rest of /usr/bin is listed" \
+		[ "$(printf '%s\n' "$out" | wc -l)" -eq "$((HOST_BIN_COUNT - 1))" ]
+	out=$(nsrun $HOST_RO --dev /dev --overlay-hide rm -- sh -c '
+		for p in /usr/bin/rm /bin/rm; do
+			if test -e $p || test -L $p; then echo "visible $p"; fi
+			stat $p >/dev/null 2>&1 && echo "stat $p"
+			cat $p >/dev/null 2>&1 && echo "open $p"
+		done
+		ls / >/dev/null && cat /etc/passwd >/dev/null && echo tools-ok')
+	check_eq "hidden rm: /usr/bin/rm and /bin/rm are ENOENT, ls/cat/sh work" "tools-ok" "$out"
+	out=$(nsrun $HOST_RO --overlay-hide rm -- "$TMP/calls-rm.sh" 2>&1)
+	rc=$?
+	check_match "hidden rm: a script calling rm gets 'not found'" 'rm: not found' "$out"
+	check "hidden rm: the script fails" [ "$rc" -ne 0 ]
+	check "host: /usr/bin/rm still exists" [ -e /usr/bin/rm ]
+}
+
+case_payload_hidden() {
+	local out rc
+	out=$(nsrun $HOST_RO --overlay-hide id -- id 2>&1)
+	rc=$?
+	check_match "hidden payload: execvp fails" 'execvp id: No such file or directory' "$out"
+	check_eq "hidden payload: exit 1" 1 "$rc"
+}
+
+case_seed_allowlist() {
+	local out want d
+	# "dir:name" lines, sorted outside (sort itself is hidden inside).
+	want=$(for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin; do
+		[ -d "$d" ] || continue
+		echo "$d:"
+		expected_allowed "$d" ls cat sh python3 | sed "s|^|$d:|"
+	done | LC_ALL=C sort)
+	out=$(nsrun $HOST_RO --overlay-allow ls --overlay-allow cat --overlay-allow sh \
+		--overlay-allow python3 --overlay-hide rm -- /usr/bin/sh -c '
+		for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin; do
+			[ -d $d ] || continue
+			echo "$d:"
+			for f in $(ls -A $d); do echo "$d:$f"; done
+		done' | LC_ALL=C sort)
+	check_match "allowlist: the expected set holds ls" '^/usr/bin:ls$' "$want"
+	check_eq "allowlist: exactly ls, cat, sh, python3 (and their link targets) remain" \
+		"$want" "$out"
+	out=$(nsrun $HOST_RO --dev /dev --overlay-allow ls --overlay-allow cat --overlay-allow sh \
+		--overlay-allow python3 --overlay-hide rm -- sh -c '
+		ls / >/dev/null && cat /dev/null && echo allowed-ok
+		command -v python3 >/dev/null && python3 -c "print(6 * 7)"
+		command -v rm || echo no-rm; command -v grep || echo no-grep')
+	if [ -e /usr/bin/python3 ]; then
+		check_eq "allowlist: allowed commands run, others are gone" \
+			"allowed-ok
+42
+no-rm
+no-grep" "$out"
+	else
+		check_eq "allowlist: allowed commands run, others are gone" \
+			"allowed-ok
+no-rm
+no-grep" "$out"
+	fi
+}
+
+case_globs() {
+	local out host
+	host=$(ls -A /usr/bin | grep -c '^python3' || true)
+	out=$(nsrun $HOST_RO --overlay-hide 'python3*' -- ls -A /usr/bin)
+	check_nomatch "glob NAME: no python3* left" '^python3' "$out"
+	check "glob NAME: only the matches went" \
+		[ "$(printf '%s\n' "$out" | wc -l)" -eq "$((HOST_BIN_COUNT - host))" ]
+	out=$(nsrun $HOST_RO --overlay-hide '/usr/bin/python3*' -- ls -A /bin)
+	check_nomatch "glob PATH through /bin: no python3* left" '^python3' "$out"
+	check "glob PATH: only the matches went" \
+		[ "$(printf '%s\n' "$out" | wc -l)" -eq "$((HOST_BIN_COUNT - host))" ]
+}
+
+case_hide_dir_and_two_dirs() {
+	local out
+	out=$(nsrun $HOST_RO --dev /dev --overlay-hide /usr/share/doc -- sh -c '
+		test -e /usr/share/doc && echo visible
+		ls /usr/share | grep -cx doc
+		ls /usr/share/doc/ 2>/dev/null && echo listed
+		ls /usr/share | wc -l')
+	check_eq "hidden directory: gone, siblings stay" \
+		"0
+$(($(ls /usr/share | wc -l) - 1))" "$out"
+	out=$(nsrun $HOST_RO --setenv PATH /usr/bin:/bin --overlay-hide /usr/share/doc \
+		--overlay-hide rm --overlay-hide cat --overlay-hide /bin/ls -- sh -c '
+		test -e /usr/share/doc || echo no-doc
+		for c in rm cat ls; do command -v $c || echo no-$c; done
+		grep -c " - overlay " /proc/self/mountinfo')
+	check_eq "two directories: all hidden, one overlay per directory" \
+		"no-doc
+no-rm
+no-cat
+no-ls
+2" "$out"
+	out=$(nsrun $HOST_RO --overlay-hide /bin/sh -- /usr/bin/dash -c \
+		'test -e /usr/bin/sh || test -L /usr/bin/sh || echo no-sh; test -x /usr/bin/dash && echo dash')
+	check_eq "hidden symlink entry: the link is gone, its target stays" "no-sh
+dash" "$out"
+}
+
+case_precedence() {
+	local out
+	out=$(nsrun $HOST_RO --setenv PATH /usr/bin --overlay-hide 'l*' --overlay-hide rm \
+		--overlay-allow ls -- /usr/bin/ls -A /usr/bin)
+	check_eq "hide + allow: only the allowed name stays, though also hidden" "ls" "$out"
+	out=$(nsrun $HOST_RO --overlay-hide /usr/bin/rm --overlay-allow '/usr/bin/*' -- sh -c \
+		'command -v rm; grep -c " - overlay " /proc/self/mountinfo')
+	check_eq "allowed by glob wins over hidden: rm stays, no overlay" "/usr/bin/rm
+0" "$out"
+}
+
+case_refusals() {
+	local out rc
+	mkdir -p "$TMP/rw-$MODE"
+	chmod 0777 "$TMP/rw-$MODE"
+	out=$(nsrun $HOST_RO --bind "$TMP/rw-$MODE" "$TMP/rw-$MODE" \
+		--overlay-hide "$TMP/rw-$MODE/x" -- echo ran 2>&1)
+	rc=$?
+	check_eq "writable directory: exit 1" 1 "$rc"
+	check_match "writable directory: clear message" \
+		"is writable in the sandbox and hiding would make it read-only; bind it with --ro-bind" "$out"
+	check_nomatch "writable directory: command not run" '^ran$' "$out"
+	out=$(nsrun $HOST_RO --overlay-hide /nonexistent-dir/x -- echo ran 2>&1)
+	rc=$?
+	check_eq "missing directory: exit 1" 1 "$rc"
+	check_match "missing directory: message" "'/nonexistent-dir'.*No such file or directory" "$out"
+	check_nomatch "missing directory: command not run" '^ran$' "$out"
+	out=$(nsrun $HOST_RO --overlay-hide /srv -- echo ran 2>&1)
+	rc=$?
+	check_eq "mounts below the directory: exit 1" 1 "$rc"
+	check_match "mounts below the directory: message" "'/' has a mount at '/[a-z]+' below it" "$out"
+	check_nomatch "mounts below the directory: command not run" '^ran$' "$out"
+	out=$(nsrun $HOST_RO --overlay-hide usr/bin/rm -- echo ran 2>&1)
+	check_match "relative path: refused" "must be an absolute path" "$out"
+}
+
+case_missing_entries() {
+	local out
+	out=$(nsrun $HOST_RO --overlay-hide /usr/bin/nonexistent-entry --overlay-hide nonexistent-cmd \
+		-- sh -c 'test -e /usr/bin/nonexistent-entry || echo absent; ls /usr/bin | wc -l')
+	check_eq "missing entries: fine, nothing else changes" "absent
+$HOST_BIN_COUNT" "$out"
+}
+
+case_path_env() {
+	local out
+	out=$(nsrun $HOST_RO --setenv PATH /usr/sbin --overlay-hide rm -- /usr/bin/ls /usr/bin)
+	check_match "NAME uses the payload's PATH (after --setenv)" '^rm$' "$out"
+	out=$(nsrun $HOST_RO --unsetenv PATH --overlay-hide rm -- /usr/bin/ls /usr/bin)
+	check_nomatch "PATH unset: glibc's /bin:/usr/bin" '^rm$' "$out"
+}
+
+case_unshare_all() {
+	local out
+	out=$(nsrun --unshare-all --ro-bind / / --dev /dev --proc /proc --overlay-hide rm \
+		--overlay-hide '/usr/share/doc' -- sh -c '
+		command -v rm || echo no-rm
+		test -e /usr/share/doc || echo no-doc
+		test -e /proc/self/status && test -c /dev/null && echo proc-dev-ok')
+	check_eq "--unshare-all --dev --proc: hidden, /proc and /dev intact" "no-rm
+no-doc
+proc-dev-ok" "$out"
+}
+
+for_each_mode case_hide_command
+for_each_mode case_payload_hidden
+for_each_mode case_seed_allowlist
+for_each_mode case_globs
+for_each_mode case_hide_dir_and_two_dirs
+for_each_mode case_precedence
+for_each_mode case_refusals
+for_each_mode case_missing_entries
+for_each_mode case_path_env
+for_each_mode case_unshare_all
+
+check "host: /usr/bin unchanged" [ "$(ls -A /usr/bin | wc -l)" -eq "$HOST_BIN_COUNT" ]
+check "host: no whiteouts left in /usr/bin" [ -z "$(find /usr/bin -maxdepth 1 -type c)" ]
+done_testing
