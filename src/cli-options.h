@@ -109,12 +109,14 @@ enum cli_flags {
 	X(VERSION, "--version", 0, OPTG_GENERAL, OPTF_B8, "", "Print version")
 /* clang-format on */
 
+/* clang-format off */
 enum cli_option_id {
 #define CLI_OPTION_ENUM(id, name, arity, group, flags, args, help) OPT_##id,
 	NSRUN_OPTIONS(CLI_OPTION_ENUM)
 #undef CLI_OPTION_ENUM
 	OPT_MAX
 };
+/* clang-format on */
 
 struct cli_option {
 	enum cli_option_id id;

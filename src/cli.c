@@ -18,7 +18,7 @@
 #include "util.h"
 
 const struct cli_option cli_options[] = {
-#define CLI_OPTION_ROW(id, name, arity, group, flags, args, help)                                  \
+#define CLI_OPTION_ROW(id, name, arity, group, flags, args, help) \
 	{ OPT_##id, name, arity, group, flags, args, help },
 	NSRUN_OPTIONS(CLI_OPTION_ROW)
 #undef CLI_OPTION_ROW
@@ -43,6 +43,7 @@ struct cli_state {
 	mode_t perms;
 	uint64_t size;
 	char **overlay_srcs; /* pending --overlay-src values, first given first */
+	int seccomp_fd;	     /* the last --seccomp FD, read after parsing; -1 if none */
 };
 
 typedef int (*cli_handler)(struct cli_state *st, const struct cli_option *opt, char *const *a,
@@ -64,10 +65,14 @@ const struct cli_option *cli_find_option(const char *name)
 const char *cli_group_name(enum cli_group group)
 {
 	static const char *const names[OPTG_MAX] = {
-		[OPTG_GENERAL] = "general",   [OPTG_NAMESPACE] = "namespace",
-		[OPTG_FILESYSTEM] = "filesystem", [OPTG_PROCESS] = "process",
-		[OPTG_SECURITY] = "security", [OPTG_STATUS] = "status",
-		[OPTG_HIDE] = "hide",	      [OPTG_LANDLOCK] = "landlock",
+		[OPTG_GENERAL] = "general",
+		[OPTG_NAMESPACE] = "namespace",
+		[OPTG_FILESYSTEM] = "filesystem",
+		[OPTG_PROCESS] = "process",
+		[OPTG_SECURITY] = "security",
+		[OPTG_STATUS] = "status",
+		[OPTG_HIDE] = "hide",
+		[OPTG_LANDLOCK] = "landlock",
 	};
 
 	return (unsigned)group < OPTG_MAX ? names[group] : "unknown";
@@ -78,7 +83,7 @@ const char *cli_group_name(enum cli_group group)
 static int missing_args(const struct cli_option *opt, struct nsrun_error *err)
 {
 	static const char *const words[] = { "no arguments", "an argument", "two arguments",
-					      "three arguments" };
+					     "three arguments" };
 	const char *name = opt->name, *what = words[opt->arity];
 
 	if (opt->id == OPT_ARGV0 || opt->id == OPT_CHDIR || opt->id == OPT_REMOUNT_RO)
@@ -124,8 +129,9 @@ static int h_flag(struct cli_state *st, const struct cli_option *opt, char *cons
 	(void)a;
 	(void)err;
 	if (id == OPT_HELP || id == OPT_VERSION || id == OPT_LANDLOCK_ABI) {
-		p->mode = id == OPT_HELP ? PLAN_HELP : id == OPT_VERSION ? PLAN_VERSION
-									 : PLAN_LANDLOCK_ABI;
+		p->mode = id == OPT_HELP    ? PLAN_HELP :
+			  id == OPT_VERSION ? PLAN_VERSION :
+					      PLAN_LANDLOCK_ABI;
 		st->stop = true;
 	} else if (id == OPT_LEVEL_PREFIX) {
 		p->level_prefix = true;
@@ -300,16 +306,13 @@ static int h_cap(struct cli_state *st, const struct cli_option *opt, char *const
 	return 0;
 }
 
-static int read_seccomp(struct cli_state *st, const char *s, struct seccomp_prog *prog,
+static int read_seccomp(struct cli_state *st, int fd, struct seccomp_prog *prog,
 			struct nsrun_error *err)
 {
 	char *data;
 	size_t len;
-	int fd, r;
+	int r;
 
-	r = get_fd(s, &fd, err);
-	if (r < 0)
-		return r;
 	r = read_input(st, fd, PLAN_MAX_SECCOMP_BYTES, &data, &len);
 	if (r < 0)
 		return error_set(err, -r, "Can't read seccomp data");
@@ -323,32 +326,50 @@ static int read_seccomp(struct cli_state *st, const char *s, struct seccomp_prog
 	return 0;
 }
 
+/* --add-seccomp-fd is read at once; --seccomp only records its fd (the last one wins)
+ * and is read when parsing is over, as bwrap does, so "cannot be combined" and the
+ * usage errors come first. */
 static int h_seccomp(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		     struct nsrun_error *err)
 {
 	struct seccomp_config *sc = &st->plan->seccomp;
 	struct seccomp_prog prog;
-	int r;
+	int fd, r;
 
 	if (opt->id == OPT_ADD_SECCOMP_FD) {
-		if (sc->from_seccomp_opt)
-			return error_set(err, 0, "--add-seccomp-fd cannot be combined with --seccomp");
-		r = read_seccomp(st, a[0], &prog, err);
+		if (st->seccomp_fd >= 0)
+			return error_set(err, 0,
+					 "--add-seccomp-fd cannot be combined with --seccomp");
+		r = get_fd(a[0], &fd, err);
+		if (r < 0)
+			return r;
+		r = read_seccomp(st, fd, &prog, err);
 		if (r < 0)
 			return r;
 		*(struct seccomp_prog *)xappend(&sc->progs, &sc->n_progs, sizeof(prog)) = prog;
 		return 0;
 	}
-	if (sc->n_progs > 0 && !sc->from_seccomp_opt)
+	if (sc->n_progs > 0)
 		return error_set(err, 0, "--seccomp cannot be combined with --add-seccomp-fd");
 	warn_last(st, opt);
-	r = read_seccomp(st, a[0], &prog, err);
+	r = get_fd(a[0], &fd, err);
 	if (r < 0)
 		return r;
-	/* Only the last --seccomp counts. */
-	for (size_t i = 0; i < sc->n_progs; i++)
-		free(sc->progs[i].data);
-	sc->n_progs = 0;
+	st->seccomp_fd = fd;
+	return 0;
+}
+
+static int read_deferred_seccomp(struct cli_state *st, struct nsrun_error *err)
+{
+	struct seccomp_config *sc = &st->plan->seccomp;
+	struct seccomp_prog prog;
+	int r;
+
+	if (st->seccomp_fd < 0)
+		return 0;
+	r = read_seccomp(st, st->seccomp_fd, &prog, err);
+	if (r < 0)
+		return r;
 	*(struct seccomp_prog *)xappend(&sc->progs, &sc->n_progs, sizeof(prog)) = prog;
 	sc->from_seccomp_opt = true;
 	return 0;
@@ -433,13 +454,12 @@ static const struct op_row *find_op_row(enum cli_option_id id)
 	return NULL;
 }
 
-static int check_overlay_srcs(struct cli_state *st, enum cli_option_id id,
-			      struct nsrun_error *err)
+static int check_overlay_srcs(struct cli_state *st, enum cli_option_id id, struct nsrun_error *err)
 {
 	size_t need = id == OPT_RO_OVERLAY ? 2 : 1;
-	const char *name = id == OPT_OVERLAY ? "--overlay"
-			   : id == OPT_TMP_OVERLAY ? "--tmp-overlay"
-						   : "--ro-overlay";
+	const char *name = id == OPT_OVERLAY	 ? "--overlay" :
+			   id == OPT_TMP_OVERLAY ? "--tmp-overlay" :
+						   "--ro-overlay";
 
 	if (strv_length(st->overlay_srcs) < need)
 		return error_set(err, 0, "%s requires at least %s --overlay-src", name,
@@ -454,8 +474,8 @@ static int h_op(struct cli_state *st, const struct cli_option *opt, char *const 
 	const struct op_row *row = find_op_row(opt->id);
 	enum op_type t = row ? row->type : OP_MAX;
 	bool is_overlay = t == OP_OVERLAY || t == OP_TMP_OVERLAY || t == OP_RO_OVERLAY;
-	bool has_fd = t == OP_BIND_FD || t == OP_RO_BIND_FD || t == OP_FILE ||
-		      t == OP_BIND_DATA || t == OP_RO_BIND_DATA;
+	bool has_fd = t == OP_BIND_FD || t == OP_RO_BIND_FD || t == OP_FILE || t == OP_BIND_DATA ||
+		      t == OP_RO_BIND_DATA;
 	mode_t mode = 0;
 	struct op *op;
 	int fd = -1, r = 0;
@@ -552,7 +572,8 @@ static int h_args(struct cli_state *st, const struct cli_option *opt, char *cons
 	if (r < 0)
 		return error_set(err, -r, "Can't read --args data");
 	buf = xmalloc(len + 1);
-	memcpy(buf, data, len);
+	if (len > 0)
+		memcpy(buf, data, len);
 	buf[len] = '\0';
 	r = split_args(st, buf, len, &vec, &n, err);
 	if (r < 0)
@@ -571,8 +592,10 @@ static int h_hide(struct cli_state *st, const struct cli_option *opt, char *cons
 	if (!a[0][0])
 		return error_set(err, 0, "%s requires a non-empty NAME or PATH", opt->name);
 	if (strv_length(h->hide) + strv_length(h->allow) >= PLAN_MAX_HIDE)
-		return error_set(err, 0, "Too many --overlay-hide and --overlay-allow options "
-					 "(at most %d)", PLAN_MAX_HIDE);
+		return error_set(err, 0,
+				 "Too many --overlay-hide and --overlay-allow options "
+				 "(at most %d)",
+				 PLAN_MAX_HIDE);
 	strv_push(opt->id == OPT_OVERLAY_HIDE ? &h->hide : &h->allow, a[0]);
 	return 0;
 }
@@ -700,7 +723,8 @@ static int check_modifiers(struct cli_state *st, enum cli_option_id id, struct n
 	bool modifier = id == OPT_PERMS || id == OPT_SIZE;
 
 	if (!modifier && st->has_perms)
-		return error_set(err, 0, "--perms must be followed by an option that creates a file");
+		return error_set(err, 0,
+				 "--perms must be followed by an option that creates a file");
 	if (!modifier && st->has_size)
 		return error_set(err, 0, "--size must be followed by --tmpfs");
 	if (id != OPT_OVERLAY_SRC && st->overlay_srcs)
@@ -752,7 +776,7 @@ static int parse_vector(struct cli_state *st, size_t argc, char *const *argv, si
 int cli_parse(int argc, char *const *argv, const struct cli_io *io, struct plan *plan,
 	      struct nsrun_error *err)
 {
-	struct cli_state st = { .plan = plan, .io = io };
+	struct cli_state st = { .plan = plan, .io = io, .seccomp_fd = -1 };
 	size_t n = argc > 1 ? (size_t)argc - 1 : 0, cmd = 0;
 	int r = 0;
 
@@ -769,6 +793,8 @@ int cli_parse(int argc, char *const *argv, const struct cli_io *io, struct plan 
 		for (size_t i = cmd; i < n; i++)
 			plan->proc.argv[i - cmd] = xstrdup(argv[1 + i]);
 	}
+	if (r >= 0 && !st.stop)
+		r = read_deferred_seccomp(&st, err);
 	strv_free(st.overlay_srcs);
 	return r;
 }

@@ -37,12 +37,3 @@ int cli_read_fd_default(void *userdata, int fd, size_t max, char **ret, size_t *
 /* The table row for an exact option name, or NULL. */
 const struct cli_option *cli_find_option(const char *name);
 
-/* Seccomp programs in plan_to_argv()'s output: program i is read from fd
- * PLAN_TO_ARGV_SECCOMP_FD_BASE + i, so a test reader can hand the same bytes back. */
-#define PLAN_TO_ARGV_SECCOMP_FD_BASE 1000
-
-/* The inverse of cli_parse() (defined in plan.c; its prototype belongs in plan.h, which
- * the CLI helper does not own): a NULL-terminated argv, argv[0] = "nsrun", free with
- * strv_free(), that parses back into a plan with the same plan_format() text. --args
- * buffers come back expanded and the environment as --clearenv plus --setenv. */
-char **plan_to_argv(const struct plan *plan);

@@ -102,11 +102,14 @@ static const char *ns_conflict(const struct ns_config *ns)
 	if (ns->cgroup != NS_NO)
 		return ns->cgroup == NS_YES ? "--unshare-cgroup" : "--unshare-cgroup-try";
 	if (ns->ipc || ns->pid || ns->net || ns->uts)
-		return ns->ipc ? "--unshare-ipc" : ns->pid ? "--unshare-pid"
-					    : ns->net ? "--unshare-net" : "--unshare-uts";
+		return ns->ipc ? "--unshare-ipc" :
+		       ns->pid ? "--unshare-pid" :
+		       ns->net ? "--unshare-net" :
+				 "--unshare-uts";
 	if (ns->userns_fd >= 0 || ns->userns2_fd >= 0 || ns->pidns_fd >= 0)
-		return ns->userns_fd >= 0 ? "--userns" : ns->userns2_fd >= 0 ? "--userns2"
-									  : "--pidns";
+		return ns->userns_fd >= 0  ? "--userns" :
+		       ns->userns2_fd >= 0 ? "--userns2" :
+					     "--pidns";
 	if (ns->disable_userns || ns->assert_userns_disabled)
 		return ns->disable_userns ? "--disable-userns" : "--assert-userns-disabled";
 	if (ns->has_uid || ns->has_gid)
@@ -173,7 +176,8 @@ static int validate_userns(const struct plan *p, struct nsrun_error *err)
 		return error_set(err, 0, "--disable-userns requires --unshare-user");
 	if (ns->disable_userns && ubfd >= 0)
 		/* sic: bwrap's message has two spaces */
-		return error_set(err, 0, "--disable-userns is not compatible with  --userns-block-fd");
+		return error_set(err, 0,
+				 "--disable-userns is not compatible with  --userns-block-fd");
 	return 0;
 }
 
@@ -364,8 +368,7 @@ char *plan_format(const struct plan *plan)
 	if (!f)
 		abort(); /* only ENOMEM; xmalloc's policy */
 	fprintf(f, "mode=%s\nlevel_prefix=%d\n",
-		(unsigned)plan->mode < PLAN_MODE_MAX ? modes[plan->mode] : "?",
-		plan->level_prefix);
+		(unsigned)plan->mode < PLAN_MODE_MAX ? modes[plan->mode] : "?", plan->level_prefix);
 	for (size_t i = 0; i < plan->n_ops; i++)
 		format_op(f, i, &plan->ops[i]);
 	format_ns(f, &plan->ns);
@@ -549,9 +552,9 @@ char **plan_to_argv(const struct plan *plan)
 	proc_to_argv(&v, &plan->proc);
 	rest_to_argv(&v, plan);
 	if (plan->mode != PLAN_RUN)
-		push(&v, plan->mode == PLAN_HELP      ? "--help"
-			 : plan->mode == PLAN_VERSION ? "--version"
-						      : "--landlock-abi");
+		push(&v, plan->mode == PLAN_HELP    ? "--help" :
+			 plan->mode == PLAN_VERSION ? "--version" :
+						      "--landlock-abi");
 	if (plan->proc.argv) {
 		push(&v, "--");
 		for (size_t i = 0; plan->proc.argv[i]; i++)

@@ -52,8 +52,8 @@ static int fuzz_read(void *userdata, int fd, size_t max, char **ret, size_t *len
 
 		if (fd < PLAN_TO_ARGV_SECCOMP_FD_BASE || i >= r->orig->seccomp.n_progs)
 			return -EBADF;
-		return give(r->orig->seccomp.progs[i].data, r->orig->seccomp.progs[i].len, max,
-			    ret, len);
+		return give(r->orig->seccomp.progs[i].data, r->orig->seccomp.progs[i].len, max, ret,
+			    len);
 	}
 	switch (fd % 3) {
 	case 0:
@@ -101,8 +101,10 @@ static void round_trip(const struct plan *p1, const struct cli_io *io1)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_reader r1 = { .data = data, .size = size };
-	struct cli_io io = { .read_fd = fuzz_read, .userdata = &r1,
-			     .envp = (char *const *)fuzz_env, .selinux_enabled = size & 1 };
+	struct cli_io io = { .read_fd = fuzz_read,
+			     .userdata = &r1,
+			     .envp = (char *const *)fuzz_env,
+			     .selinux_enabled = size & 1 };
 	_cleanup_free_ char *buf = NULL;
 	_cleanup_free_ char **argv = NULL;
 	struct nsrun_error err = { 0 };

@@ -59,8 +59,10 @@ static const char *const start_env[] = { "PATH=/usr/bin:/bin", "HOME=/root", "LA
 static int parse_v(struct fake *f, bool selinux, struct plan *p, struct nsrun_error *e,
 		   const char *const *args)
 {
-	struct cli_io io = { .read_fd = fake_read, .userdata = f,
-			     .envp = (char *const *)start_env, .selinux_enabled = selinux };
+	struct cli_io io = { .read_fd = fake_read,
+			     .userdata = f,
+			     .envp = (char *const *)start_env,
+			     .selinux_enabled = selinux };
 	const char *argv[64] = { "nsrun" };
 	int argc = 1;
 
@@ -71,12 +73,12 @@ static int parse_v(struct fake *f, bool selinux, struct plan *p, struct nsrun_er
 }
 
 #define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define PARSE_OK(p, ...)                                                                           \
-	do {                                                                                       \
-		struct nsrun_error e_;                                                             \
-		int r_ = parse_v(NULL, false, (p), &e_, ARGS(__VA_ARGS__));                        \
-		if (r_ < 0)                                                                        \
-			fail_msg("unexpected error: %s", e_.msg);                                  \
+#define PARSE_OK(p, ...)                                                    \
+	do {                                                                \
+		struct nsrun_error e_;                                      \
+		int r_ = parse_v(NULL, false, (p), &e_, ARGS(__VA_ARGS__)); \
+		if (r_ < 0)                                                 \
+			fail_msg("unexpected error: %s", e_.msg);           \
 	} while (0)
 
 static void expect_err_v(struct fake *f, bool selinux, const char *msg, const char *const *args)
@@ -103,8 +105,7 @@ static void test_table_sorted(void **state)
 		assert_true(str_has_prefix(cli_options[i].name, "--"));
 		assert_ptr_equal(cli_find_option(cli_options[i].name), &cli_options[i]);
 		if (i > 0 && strcmp(cli_options[i - 1].name, cli_options[i].name) >= 0)
-			fail_msg("%s sorts after %s", cli_options[i - 1].name,
-				 cli_options[i].name);
+			fail_msg("%s sorts after %s", cli_options[i - 1].name, cli_options[i].name);
 		/* metavariable count equals arity */
 		size_t words = 0;
 		for (const char *s = cli_options[i].args; *s; s++)
@@ -122,7 +123,7 @@ static void test_arity_messages(void **state)
 	for (size_t i = 0; i < cli_n_options; i++) {
 		const struct cli_option *o = &cli_options[i];
 		static const char *const words[] = { "", "an argument", "two arguments",
-						      "three arguments" };
+						     "three arguments" };
 		char want[128];
 
 		if (o->arity == 0)
@@ -144,7 +145,8 @@ static void test_arity_messages(void **state)
 	}
 	EXPECT_ERR("--bind takes two arguments", "--bind", "/x");
 	EXPECT_ERR("--dir takes an argument", "--dir");
-	EXPECT_ERR("--overlay takes three arguments", "--overlay-src", "/a", "--overlay", "/u", "/w");
+	EXPECT_ERR("--overlay takes three arguments", "--overlay-src", "/a", "--overlay", "/u",
+		   "/w");
 }
 
 static void test_unknown_and_command(void **state)
@@ -214,10 +216,10 @@ static void test_ops_in_order(void **state)
 	(void)state;
 	PARSE_OK(&p, "--ro-bind", "/usr", "/usr", "--bind-try", "/a", "/b", "--dev-bind-try", "/c",
 		 "/d", "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev", "--mqueue", "/mq",
-		 "--dir", "/x", "--symlink", "usr/lib", "/lib", "--chmod", "0700", "/x",
-		 "--file", "3", "/f", "--bind-data", "4", "/bd", "--ro-bind-data", "5", "/rbd",
-		 "--bind-fd", "6", "/bfd", "--ro-bind-fd", "7", "/rbfd", "--remount-ro", "/usr",
-		 "--ro-bind-try", "/e", "/f2", "true");
+		 "--dir", "/x", "--symlink", "usr/lib", "/lib", "--chmod", "0700", "/x", "--file",
+		 "3", "/f", "--bind-data", "4", "/bd", "--ro-bind-data", "5", "/rbd", "--bind-fd",
+		 "6", "/bfd", "--ro-bind-fd", "7", "/rbfd", "--remount-ro", "/usr", "--ro-bind-try",
+		 "/e", "/f2", "true");
 	assert_int_equal(p.n_ops, 17);
 	assert_int_equal(p.ops[0].type, OP_RO_BIND);
 	assert_string_equal(p.ops[0].source, "/usr");
@@ -302,8 +304,9 @@ static void test_modifiers(void **state)
 	/* The option's own error comes before the pending-modifier check. */
 	EXPECT_ERR("Invalid uid: x", "--perms", "0700", "--uid", "x", "true");
 
-	static const char *const bad_sizes[] = { "0", "123bogus", "", "-1", " -1", " 1",
-						 "18446744073709551616", "0x", "+1" };
+	static const char *const bad_sizes[] = {
+		"0", "123bogus", "", "-1", " -1", " 1", "18446744073709551616", "0x", "+1"
+	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad_sizes); i++)
 		EXPECT_ERR("--size takes a non-zero number of bytes", "--size", bad_sizes[i],
 			   "--tmpfs", "/x", "true");
@@ -368,11 +371,20 @@ static void test_overlay(void **state)
 static void test_warnings_and_singles(void **state)
 {
 	static const char *const singles[][2] = {
-		{ "--chdir", "/a" },	     { "--hostname", "h" },   { "--uid", "5" },
-		{ "--gid", "5" },	     { "--sync-fd", "3" },    { "--block-fd", "3" },
-		{ "--userns-block-fd", "3" }, { "--info-fd", "3" },   { "--json-status-fd", "3" },
-		{ "--userns", "3" },	     { "--userns2", "3" },    { "--pidns", "3" },
-		{ "--exec-label", "l" },     { "--file-label", "l" },
+		{ "--chdir", "/a" },
+		{ "--hostname", "h" },
+		{ "--uid", "5" },
+		{ "--gid", "5" },
+		{ "--sync-fd", "3" },
+		{ "--block-fd", "3" },
+		{ "--userns-block-fd", "3" },
+		{ "--info-fd", "3" },
+		{ "--json-status-fd", "3" },
+		{ "--userns", "3" },
+		{ "--userns2", "3" },
+		{ "--pidns", "3" },
+		{ "--exec-label", "l" },
+		{ "--file-label", "l" },
 	};
 	struct nsrun_error e;
 	struct plan p;
@@ -380,8 +392,8 @@ static void test_warnings_and_singles(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(singles); i++) {
 		char want[128];
-		const char *args[] = { singles[i][0], singles[i][1],
-				 singles[i][0], singles[i][1], "true", NULL };
+		const char *args[] = { singles[i][0], singles[i][1], singles[i][0],
+				       singles[i][1], "true",	     NULL };
 
 		assert_int_equal(parse_v(NULL, true, &p, &e, args), 0);
 		snprintf(want, sizeof(want), "Only the last %s option will take effect",
@@ -523,16 +535,18 @@ static void test_seccomp(void **state)
 	fake_add(&f, 4, "ABCDEFGH", 8);
 	fake_add(&f, 5, "abcde", 5);
 	fake_add(&f, 6, "", 0);
-	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--add-seccomp-fd", "3",
-							  "--add-seccomp-fd", "4", "true")), 0);
+	assert_int_equal(parse_v(&f, false, &p, &e,
+				 ARGS("--add-seccomp-fd", "3", "--add-seccomp-fd", "4", "true")),
+			 0);
 	assert_int_equal(p.seccomp.n_progs, 2);
 	assert_false(p.seccomp.from_seccomp_opt);
 	assert_int_equal(p.seccomp.progs[0].len, 16);
 	assert_memory_equal(p.seccomp.progs[1].data, "ABCDEFGH", 8);
 	plan_free(&p);
 
-	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--seccomp", "3", "--seccomp", "4",
-							  "true")), 0);
+	assert_int_equal(parse_v(&f, false, &p, &e,
+				 ARGS("--seccomp", "3", "--seccomp", "4", "true")),
+			 0);
 	assert_int_equal(p.seccomp.n_progs, 1);
 	assert_true(p.seccomp.from_seccomp_opt);
 	assert_int_equal(p.seccomp.progs[0].len, 8);
@@ -549,6 +563,21 @@ static void test_seccomp(void **state)
 		     ARGS("--add-seccomp-fd", "6", "true"));
 	expect_err_v(&f, false, "Can't read seccomp data: Bad file descriptor",
 		     ARGS("--seccomp", "9", "true"));
+	/* --seccomp is read after parsing (bwrap reads it even later), so only the last
+	 * one is read and option errors come first. */
+	expect_err_v(&f, false, "--add-seccomp-fd cannot be combined with --seccomp",
+		     ARGS("--seccomp", "5", "--add-seccomp-fd", "3", "true"));
+	expect_err_v(&f, false, "Unknown option --bogus", ARGS("--seccomp", "9", "--bogus"));
+	expect_err_v(&f, false, "Invalid fd: x", ARGS("--seccomp", "x", "true"));
+	f.reads = 0;
+	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--seccomp", "9", "--seccomp", "4")), 0);
+	assert_int_equal(f.reads, 1);
+	assert_int_equal(p.seccomp.n_progs, 1);
+	plan_free(&p);
+	f.reads = 0;
+	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--seccomp", "3", "--help")), 0);
+	assert_int_equal(f.reads, 0);
+	plan_free(&p);
 	expect_err_v(&f, false, "Can't read seccomp data: Bad file descriptor",
 		     ARGS("--add-seccomp-fd", "9", "true"));
 }
@@ -556,12 +585,15 @@ static void test_seccomp(void **state)
 static void test_args(void **state)
 {
 	static const char a3[] = "--dir\0/a\0";
-	static const char a4[] = "--dir\0/b\0--perms\0" "0700\0--dir\0/c";
+	static const char a4[] = "--dir\0/b\0--perms\0"
+				 "0700\0--dir\0/c";
 	static const char a5[] = "--dir\0/d\0";
-	static const char nested[] = "--args\0" "4\0";
+	static const char nested[] = "--args\0"
+				     "4\0";
 	static const char cmd[] = "--dir\0/x\0true\0--bind\0";
 	static const char half[] = "--bind\0/nonexist\0";
-	static const char perms[] = "--perms\0" "0700\0";
+	static const char perms[] = "--perms\0"
+				    "0700\0";
 	struct fake f = { 0 };
 	struct nsrun_error e;
 	struct plan p;
@@ -575,8 +607,10 @@ static void test_args(void **state)
 	fake_add(&f, 8, half, sizeof(half) - 1);
 	fake_add(&f, 9, perms, sizeof(perms) - 1);
 	/* Several --args apply in order; a trailing unterminated entry counts. */
-	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--args", "3", "--args", "4", "--dir",
-							  "/m", "--args", "5", "ls")), 0);
+	assert_int_equal(parse_v(&f, false, &p, &e,
+				 ARGS("--args", "3", "--args", "4", "--dir", "/m", "--args", "5",
+				      "ls")),
+			 0);
 	assert_int_equal(p.n_ops, 5);
 	assert_string_equal(p.ops[0].dest, "/a");
 	assert_string_equal(p.ops[1].dest, "/b");
@@ -587,7 +621,8 @@ static void test_args(void **state)
 	assert_string_equal(p.proc.argv[0], "ls");
 	plan_free(&p);
 
-	expect_err_v(&f, false, "--args not supported in arguments file", ARGS("--args", "6", "ls"));
+	expect_err_v(&f, false, "--args not supported in arguments file",
+		     ARGS("--args", "6", "ls"));
 	/* A COMMAND inside the buffer ends it; the rest of the buffer is ignored. */
 	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--args", "7", "--tmpfs", "/t")), 0);
 	assert_int_equal(p.n_ops, 2);
@@ -664,7 +699,8 @@ static void test_extensions(void **state)
 	assert_string_equal(p.hide.hide[1], "/etc/shadow");
 	assert_string_equal(p.hide.allow[0], "/home/u/.ssh/known_hosts");
 	plan_free(&p);
-	EXPECT_ERR("--overlay-hide requires a non-empty NAME or PATH", "--overlay-hide", "", "true");
+	EXPECT_ERR("--overlay-hide requires a non-empty NAME or PATH", "--overlay-hide", "",
+		   "true");
 	EXPECT_ERR("--overlay-allow requires a non-empty NAME or PATH", "--overlay-allow", "");
 
 	PARSE_OK(&p, "--landlock-rw", "/tmp", "--landlock-exec", "/usr", "--landlock-connect-tcp",
@@ -685,15 +721,14 @@ static void test_extensions(void **state)
 	PARSE_OK(&p, "--landlock-only", "true");
 	assert_true(p.landlock.enabled && p.landlock.only);
 	plan_free(&p);
-	static const char *const bad_ports[] = { "65536", "-1", "0x10", "", "1a", " 1", "+1",
-						 "99999999999999999999" };
+	static const char *const bad_ports[] = { "65536", "-1", "0x10", "",
+						 "1a",	  " 1", "+1",	"99999999999999999999" };
 	for (size_t i = 0; i < ARRAY_SIZE(bad_ports); i++) {
 		char want[64];
 
 		snprintf(want, sizeof(want), "Invalid port: %s", bad_ports[i]);
 		expect_err_v(NULL, false, want, ARGS("--landlock-bind-tcp", bad_ports[i]));
-		expect_err_v(NULL, false, want,
-			     ARGS("--landlock-connect-tcp", bad_ports[i]));
+		expect_err_v(NULL, false, want, ARGS("--landlock-connect-tcp", bad_ports[i]));
 	}
 	EXPECT_ERR("--landlock-rw requires an absolute path", "--landlock-rw", "tmp", "true");
 	EXPECT_ERR("--landlock-exec requires an absolute path", "--landlock-exec", "", "true");
@@ -708,7 +743,9 @@ static void test_usage(void **state)
 	(void)state;
 	cli_usage(f, "/usr/bin/bwrap");
 	fclose(f);
-	assert_true(str_has_prefix(buf, "usage: /usr/bin/bwrap [OPTIONS...] [--] COMMAND [ARGS...]\n\n"));
+	assert_true(
+		str_has_prefix(buf,
+			       "usage: /usr/bin/bwrap [OPTIONS...] [--] COMMAND [ARGS...]\n\n"));
 	for (size_t i = 0; i < cli_n_options; i++) {
 		char line[64];
 

@@ -70,9 +70,11 @@ static void test_validate_bwrap(void **state)
 	     "--userns", "5", "true");
 	USER("--userns not compatible --unshare-user-try", "--userns", "5", "--unshare-user-try",
 	     "true");
-	USER("--userns not compatible --unshare-user-try", "--userns", "5", "--unshare-all", "true");
+	USER("--userns not compatible --unshare-user-try", "--userns", "5", "--unshare-all",
+	     "true");
 	USER("--disable-userns requires --unshare-user", "--disable-userns", "true");
-	USER("--disable-userns requires --unshare-user", "--unshare-all", "--disable-userns", "true");
+	USER("--disable-userns requires --unshare-user", "--unshare-all", "--disable-userns",
+	     "true");
 	ROOT("--disable-userns is not compatible with  --userns-block-fd", "--unshare-user",
 	     "--disable-userns", "--userns-block-fd", "5", "--info-fd", "6", "true");
 	ROOT("Specifying --uid requires --unshare-user or --userns", "--uid", "5", "true");
@@ -94,12 +96,12 @@ static void test_validate_bwrap(void **state)
 static void test_validate_landlock_only(void **state)
 {
 	static const char *const bad[][4] = {
-		{ "--bind", "/", "/" },	   { "--unshare-user" },	  { "--unshare-all" },
-		{ "--unshare-net" },	   { "--unshare-cgroup-try" }, { "--userns", "3" },
-		{ "--pidns", "3" },	   { "--uid", "0" },		  { "--hostname", "h" },
-		{ "--sync-fd", "3" },	   { "--lock-file", "/l" },	  { "--info-fd", "3" },
-		{ "--as-pid-1" },	   { "--cap-drop", "ALL" },	  { "--overlay-hide", "x" },
-		{ "--overlay-allow", "x" }, { "--disable-userns" },	  { "--tmpfs", "/t" },
+		{ "--bind", "/", "/" },	    { "--unshare-user" },	{ "--unshare-all" },
+		{ "--unshare-net" },	    { "--unshare-cgroup-try" }, { "--userns", "3" },
+		{ "--pidns", "3" },	    { "--uid", "0" },		{ "--hostname", "h" },
+		{ "--sync-fd", "3" },	    { "--lock-file", "/l" },	{ "--info-fd", "3" },
+		{ "--as-pid-1" },	    { "--cap-drop", "ALL" },	{ "--overlay-hide", "x" },
+		{ "--overlay-allow", "x" }, { "--disable-userns" },	{ "--tmpfs", "/t" },
 	};
 
 	(void)state;
@@ -115,7 +117,8 @@ static void test_validate_landlock_only(void **state)
 			args[n++] = bad[i][k];
 		args[n++] = "true";
 		snprintf(want, sizeof(want), "--landlock-only cannot be combined with %s",
-			 strcmp(bad[i][0], "--unshare-all") == 0 ? "--unshare-user-try" : bad[i][0]);
+			 strcmp(bad[i][0], "--unshare-all") == 0 ? "--unshare-user-try" :
+								   bad[i][0]);
 		check_v(false, want, args);
 		check_v(true, want, args);
 	}
@@ -136,8 +139,9 @@ static char *format_of(const char *const *args)
 
 static void test_format(void **state)
 {
-	const char *const *args = ARGS("--unshare-all", "--perms", "0700", "--tmpfs", "/t", "--bind",
-				       "/a\nb", "/c\"d", "--setenv", "X", "\x01", "--", "cmd", "arg");
+	const char *const *args = ARGS("--unshare-all", "--perms", "0700", "--tmpfs", "/t",
+				       "--bind", "/a\nb", "/c\"d", "--setenv", "X", "\x01", "--",
+				       "cmd", "arg");
 	_cleanup_free_ char *a = format_of(args), *b = format_of(args);
 	_cleanup_free_ char *c = format_of(ARGS("--bind", "/a", "/b", "--dir", "/x", "true"));
 	_cleanup_free_ char *d = format_of(ARGS("--dir", "/x", "--bind", "/a", "/b", "true"));
@@ -183,13 +187,13 @@ static void test_to_argv(void **state)
 	round_trip(ARGS("--unshare-all", "--share-net", "--unshare-user", "--unshare-cgroup",
 			"--hostname", "h", "--uid", "0", "--gid", "5", "--userns2", "4", "--pidns",
 			"0", "--disable-userns", "--assert-userns-disabled", "true"));
-	round_trip(ARGS("--overlay-src", "/a", "--overlay-src", "/b", "--overlay", "/rw", "/w", "/d",
-			"--overlay-src", "/x", "--tmp-overlay", "/t", "--overlay-src", "/1",
-			"--overlay-src", "/2", "--ro-overlay", "/r", "--perms", "0", "--size", "0x10",
-			"--tmpfs", "/t", "--chmod", "0", "/t", "--chmod", "4755", "/u", "--file", "3",
-			"/f", "--perms", "0644", "--ro-bind-data", "4", "/g", "--bind-fd", "5", "/h",
-			"--ro-bind-try", "/s", "/d", "--dev-bind-try", "/a", "/b", "--symlink", "-x",
-			"/l", "--", "-cmd", "--bind"));
+	round_trip(ARGS("--overlay-src", "/a", "--overlay-src", "/b", "--overlay", "/rw", "/w",
+			"/d", "--overlay-src", "/x", "--tmp-overlay", "/t", "--overlay-src", "/1",
+			"--overlay-src", "/2", "--ro-overlay", "/r", "--perms", "0", "--size",
+			"0x10", "--tmpfs", "/t", "--chmod", "0", "/t", "--chmod", "4755", "/u",
+			"--file", "3", "/f", "--perms", "0644", "--ro-bind-data", "4", "/g",
+			"--bind-fd", "5", "/h", "--ro-bind-try", "/s", "/d", "--dev-bind-try", "/a",
+			"/b", "--symlink", "-x", "/l", "--", "-cmd", "--bind"));
 	round_trip(ARGS("--clearenv", "--setenv", "A", "x=y", "--argv0", "a0", "--chdir", "/c",
 			"--die-with-parent", "--new-session", "--as-pid-1", "--unshare-pid",
 			"--sync-fd", "3", "--block-fd", "4", "--userns-block-fd", "5", "--info-fd",
@@ -266,9 +270,12 @@ static void test_op_type_name(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_validate_bwrap), cmocka_unit_test(test_validate_landlock_only),
-		cmocka_unit_test(test_format),	       cmocka_unit_test(test_to_argv),
-		cmocka_unit_test(test_limits),	       cmocka_unit_test(test_op_type_name),
+		cmocka_unit_test(test_validate_bwrap),
+		cmocka_unit_test(test_validate_landlock_only),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_to_argv),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_op_type_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

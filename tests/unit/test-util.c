@@ -18,8 +18,9 @@
 
 static void test_parse_fd(void **state)
 {
-	static const char *const bad[] = { "", "-1", "0a", "a", " 1", "1 ", "2147483648",
-					   "99999999999999999999", "+-1", "0x3" };
+	static const char *const bad[] = { "",	  "-1", "0a",	      "a",
+					   " 1",  "1 ", "2147483648", "99999999999999999999",
+					   "+-1", "0x3" };
 	int fd = -5;
 
 	(void)state;
@@ -39,8 +40,8 @@ static void test_parse_fd(void **state)
 
 static void test_parse_octal_mode(void **state)
 {
-	static const char *const bad[] = { "", "8", "0x7", "07778", "010000", "-1", " 7", "7 ",
-					   "abc", "99999999999999999999999" };
+	static const char *const bad[] = { "",	 "8",  "0x7", "07778", "010000",
+					   "-1", " 7", "7 ",  "abc",   "99999999999999999999999" };
 	mode_t m = 0;
 
 	(void)state;
@@ -225,10 +226,10 @@ static void test_read_all(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_fd),     cmocka_unit_test(test_parse_octal_mode),
-		cmocka_unit_test(test_parse_u64),    cmocka_unit_test(test_parse_uint32),
-		cmocka_unit_test(test_env),	     cmocka_unit_test(test_strv),
-		cmocka_unit_test(test_strings),	     cmocka_unit_test(test_xappend),
+		cmocka_unit_test(test_parse_fd),  cmocka_unit_test(test_parse_octal_mode),
+		cmocka_unit_test(test_parse_u64), cmocka_unit_test(test_parse_uint32),
+		cmocka_unit_test(test_env),	  cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_strings),	  cmocka_unit_test(test_xappend),
 		cmocka_unit_test(test_read_all),
 	};
 
