@@ -200,8 +200,7 @@ char *plan_format(const struct plan *plan);
  * PLAN_TO_ARGV_SECCOMP_FD_BASE + i, so a test reader can hand the same bytes back. */
 #define PLAN_TO_ARGV_SECCOMP_FD_BASE 1000
 
-/* The inverse of cli_parse() (defined in plan.c; its prototype belongs in plan.h, which
- * the CLI helper does not own): a NULL-terminated argv, argv[0] = "nsrun", free with
+/* The inverse of cli_parse(): a NULL-terminated argv, argv[0] = "nsrun", free with
  * strv_free(), that parses back into a plan with the same plan_format() text. --args
  * buffers come back expanded and the environment as --clearenv plus --setenv. */
 char **plan_to_argv(const struct plan *plan);
