@@ -101,15 +101,14 @@ int files_file(int root_fd, const char *dest, int data_fd, mode_t mode, mode_t p
 	return 0;
 }
 
-/* A fresh name in the staging tmpfs; nothing else writes there, O_EXCL settles races. */
+/* A fresh name in the staging tmpfs. Temp files are unlinked right after use and nothing
+ * else writes there, so counting up from 0 with O_EXCL finds a free name at once. */
 static int make_tempfile(int staging_fd, char name[static 32])
 {
-	static unsigned counter;
-
-	for (int i = 0; i < 1000; i++) {
+	for (unsigned i = 0; i < 1000000; i++) {
 		int fd;
 
-		snprintf(name, 32, "bindfile%06u", (unsigned)getpid() * 1000u + counter++);
+		snprintf(name, 32, "bindfile%06u", i);
 		fd = openat(staging_fd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd >= 0 || errno != EEXIST)
 			return fd < 0 ? -errno : fd;
