@@ -120,8 +120,8 @@ int caps_raise_ambient(uint64_t caps, struct nsrun_error *err)
 	for (int cap = 0; cap < n; cap++) {
 		if (!has(caps, cap))
 			continue;
-		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0 &&
-		    errno != EINVAL && errno != EPERM)
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0) < 0 && errno != EINVAL &&
+		    errno != EPERM)
 			return error_set(err, errno, "Adding ambient capability %d", cap);
 	}
 	return 0;

@@ -67,6 +67,9 @@ void reaper_run(pid_t payload, int status_fd)
 	bool payload_done = false;
 	int payload_status = 255;
 
+	/* The monitor may be gone when the report is written; that must not end pid 1,
+	 * which still owns the lock files and the remaining children. */
+	signal(SIGPIPE, SIG_IGN);
 	reaper_signal_set(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	while (reap(payload, &payload_done, &payload_status, status_fd)) {

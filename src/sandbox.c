@@ -80,28 +80,48 @@ static int clone_flags(const struct plan *plan, bool userns, unsigned long *ret,
 		else if (errno != ENOENT)
 			return error_set(err, errno, "stat on /proc/self/ns/cgroup failed");
 		else if (plan->ns.cgroup == NS_YES)
-			return error_set_plain(err, ENOTSUP, "Cannot create new cgroup namespace "
-							     "because the kernel does not support it");
+			return error_set_plain(err, ENOTSUP,
+					       "Cannot create new cgroup namespace "
+					       "because the kernel does not support it");
 	}
 	*ret = flags;
 	return 0;
+}
+
+static bool file_is_one(const char *path)
+{
+	char buf[4] = { 0 };
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0 && buf[0] == '1';
 }
 
 static int clone_error(int e, struct nsrun_error *err)
 {
 	switch (e) {
 	case EINVAL:
-		return error_set_plain(err, e, "Creating new namespace failed, likely because the "
-					       "kernel does not support user namespaces.");
+		return error_set_plain(err, e,
+				       "Creating new namespace failed, likely because the "
+				       "kernel does not support user namespaces.");
 	case EPERM:
-		if (getuid() != 0)
-			return error_set_plain(err, e, "No permissions to create new namespace, "
-						       "likely because the kernel does not allow "
-						       "non-privileged user namespaces.");
-		break;
+		if (getuid() == 0)
+			break;
+		if (file_is_one("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"))
+			return error_set_plain(err, e,
+					       "No permissions to create new namespace: "
+					       "AppArmor restricts unprivileged user "
+					       "namespaces (kernel."
+					       "apparmor_restrict_unprivileged_userns=1); "
+					       "install an AppArmor profile for nsrun");
+		return error_set_plain(err, e,
+				       "No permissions to create new namespace, likely "
+				       "because the kernel does not allow non-privileged "
+				       "user namespaces. On e.g. debian this can be enabled "
+				       "with 'sysctl kernel.unprivileged_userns_clone=1'.");
 	case ENOSPC:
-		return error_set_plain(err, e, "Creating new namespace failed: nesting depth or "
-					       "/proc/sys/user/max_*_namespaces exceeded (ENOSPC)");
+		return error_set_plain(err, e,
+				       "Creating new namespace failed: nesting depth or "
+				       "/proc/sys/user/max_*_namespaces exceeded (ENOSPC)");
 	default:
 		break;
 	}
@@ -201,8 +221,8 @@ static void close_monitor_fds(struct monitor *mon)
 	setup_close_fds_except(clean, n);
 }
 
-static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx,
-			 pid_t parent, struct nsrun_error *err)
+static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx, pid_t parent,
+			 struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
 	char c;
@@ -242,9 +262,13 @@ static int monitor_run(struct monitor *mon, const struct setup_ctx *ctx, pid_t p
 		wait_child(mon->child);
 		return r;
 	}
-	if (write_all(mon->go_fd, "1", 1) < 0)
-		return error_set(err, errno, "releasing the sandbox");
+	r = write_all(mon->go_fd, "1", 1);
+	if (r < 0)
+		return error_set(err, -r, "releasing the sandbox");
 	close(mon->go_fd);
+	/* The sandbox may see the monitor in /proc: keep /proc/PID/exe (nsrun's binary) out
+	 * of its reach, as pid 1 does. The maps are written, so nothing needs it any more. */
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	close_monitor_fds(mon);
 	r = read_outcome(mon, err);
 	if (r < 0) {

@@ -37,7 +37,7 @@ _noreturn_ static void fail(const struct setup_ctx *ctx, struct nsrun_error *err
 	_exit(1);
 }
 
-static int wait_for_parent(const struct setup_ctx *ctx, struct nsrun_error *err)
+static void wait_for_parent(const struct setup_ctx *ctx)
 {
 	char c;
 	ssize_t n;
@@ -49,8 +49,6 @@ static int wait_for_parent(const struct setup_ctx *ctx, struct nsrun_error *err)
 	/* EOF: the parent gave up (it reports why); stop without a word. */
 	if (n != 1)
 		_exit(1);
-	(void)err;
-	return 0;
 }
 
 static int die_with_parent(pid_t expected_ppid, struct nsrun_error *err)
@@ -124,9 +122,11 @@ static int switch_ids(const struct setup_ctx *ctx, struct nsrun_error *err)
 	if (ctx->plan->ns.userns_fd < 0)
 		return 0;
 	if (ctx->sandbox_uid != ctx->real_uid && setuid(ctx->sandbox_uid) < 0)
-		return error_set(err, errno, "unable to switch to uid %u", (unsigned)ctx->sandbox_uid);
+		return error_set(err, errno, "unable to switch to uid %u",
+				 (unsigned)ctx->sandbox_uid);
 	if (ctx->sandbox_gid != ctx->real_gid && setgid(ctx->sandbox_gid) < 0)
-		return error_set(err, errno, "unable to switch to gid %u", (unsigned)ctx->sandbox_gid);
+		return error_set(err, errno, "unable to switch to gid %u",
+				 (unsigned)ctx->sandbox_gid);
 	return 0;
 }
 
@@ -191,8 +191,8 @@ static bool needs_reaper(const struct setup_ctx *ctx)
 
 	if (plan->proc.as_pid_1)
 		return false;
-	return plan->ns.pid ||
-	       (plan->sync.lock_files && plan->sync.lock_files[0]) || plan->sync.sync_fd >= 0;
+	return plan->ns.pid || (plan->sync.lock_files && plan->sync.lock_files[0]) ||
+	       plan->sync.sync_fd >= 0;
 }
 
 /* pid 1 owns the locks (fcntl locks belong to the process that takes them). */
@@ -254,6 +254,10 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, pid_
 	/* pid 1 needs no capabilities. An outer seccomp policy may deny capset to root;
 	 * bwrap ignores that too. */
 	r = caps_set(0, &err);
+	/* Non-dumpable: the payload cannot reach nsrun's binary through /proc/1/exe
+	 * (CVE-2019-5736's pattern). */
+	if (r == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		r = error_set(&err, errno, "can't set dumpable");
 	if (r == -EPERM && ctx->real_root)
 		r = 0;
 	if (r == 0 && plan->proc.die_with_parent)
@@ -287,12 +291,13 @@ static char **payload_argv(const struct plan *plan)
 }
 
 /* The payload's last steps; seccomp is the very last so filters need not allow setup. */
-_noreturn_ static void run_payload(const struct setup_ctx *ctx, char **envp, pid_t expected_ppid,
+_noreturn_ static void run_payload(const struct setup_ctx *ctx, char **envp,
+				   const sigset_t *mask, pid_t expected_ppid,
 				   int ready_fd)
 {
 	const struct plan *plan = ctx->plan;
 	struct nsrun_error err = { 0 };
-	sigset_t none;
+	sigset_t chld;
 	char c;
 	int r = 0;
 
@@ -306,8 +311,11 @@ _noreturn_ static void run_payload(const struct setup_ctx *ctx, char **envp, pid
 		close(plan->sync.sync_fd);
 	if (ctx->status_fd >= 0)
 		close(ctx->status_fd);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* The caller's mask, as before pid 1 blocked its signals; SIGCHLD open as bwrap does. */
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_UNBLOCK, &chld, NULL);
 	if (plan->proc.die_with_parent)
 		r = die_with_parent(expected_ppid, &err);
 	/* Fails quietly for caps not in the inheritable set (root without cap options). */
@@ -359,7 +367,8 @@ static int nest_pidns(const struct setup_ctx *ctx, struct nsrun_error *err)
 static int set_exec_label(const struct setup_ctx *ctx, struct nsrun_error *err)
 {
 	const char *label = ctx->plan->proc.exec_label;
-	_cleanup_close_ int fd = openat(ctx->proc_fd, "thread-self/attr/exec", O_WRONLY | O_CLOEXEC);
+	_cleanup_close_ int fd =
+		openat(ctx->proc_fd, "thread-self/attr/exec", O_WRONLY | O_CLOEXEC);
 	int r;
 
 	if (fd < 0)
@@ -383,9 +392,8 @@ static int prepare(const struct setup_ctx *ctx, struct nsrun_error *err)
 		close(plan->sync.json_status_fd);
 	if (plan->sync.userns_block_fd >= 0)
 		close(plan->sync.userns_block_fd);
-	r = wait_for_parent(ctx, err);
-	if (r == 0)
-		r = nest_pidns(ctx, err);
+	wait_for_parent(ctx);
+	r = nest_pidns(ctx, err);
 	if (r == 0)
 		r = switch_ids(ctx, err);
 	if (r == 0 && ctx->in_userns)
@@ -395,8 +403,8 @@ static int prepare(const struct setup_ctx *ctx, struct nsrun_error *err)
 	if (r == 0)
 		r = build_rootfs(ctx, err);
 	/* The uts namespace belongs to the first user namespace: name it before nesting. */
-	if (r == 0 && plan->ns.hostname && sethostname(plan->ns.hostname,
-						       strlen(plan->ns.hostname)) < 0)
+	if (r == 0 && plan->ns.hostname &&
+	    sethostname(plan->ns.hostname, strlen(plan->ns.hostname)) < 0)
 		r = error_set(err, errno, "Can't set hostname to %s", plan->ns.hostname);
 	if (r == 0)
 		r = second_userns(ctx, err);
@@ -416,10 +424,11 @@ void setup_child(const struct setup_ctx *ctx)
 	const char *cwd;
 	size_t n_locks = 0;
 	int ready[2] = { -1, -1 };
-	sigset_t set;
+	sigset_t set, mask;
 	pid_t expected_ppid = getppid() == 0 ? 0 : ctx->monitor_pid;
 	pid_t pid;
 
+	sigprocmask(SIG_SETMASK, NULL, &mask);
 	if (prepare(ctx, &err) < 0)
 		fail(ctx, &err);
 	cwd = enter_cwd(ctx, &err);
@@ -434,7 +443,7 @@ void setup_child(const struct setup_ctx *ctx)
 	if (plan->proc.exec_label && set_exec_label(ctx, &err) < 0)
 		fail(ctx, &err);
 	if (!needs_reaper(ctx))
-		run_payload(ctx, envp, expected_ppid, -1);
+		run_payload(ctx, envp, &mask, expected_ppid, -1);
 
 	locks = xcalloc(strv_length(plan->sync.lock_files) + 1, sizeof(int));
 	if (take_locks(plan, locks, &n_locks, &err) < 0)
@@ -445,7 +454,7 @@ void setup_child(const struct setup_ctx *ctx)
 	}
 	/* No signal may be lost between the fork and pid 1's first wait. */
 	reaper_signal_set(&set);
-	sigprocmask(SIG_BLOCK, &set, NULL);
+	sigprocmask(SIG_BLOCK, &set, &mask);
 	pid = fork();
 	if (pid < 0) {
 		error_set(&err, errno, "Can't fork for pid 1");
@@ -455,7 +464,7 @@ void setup_child(const struct setup_ctx *ctx)
 		close(ready[1]);
 		for (size_t i = 0; i < n_locks; i++)
 			close(locks[i]);
-		run_payload(ctx, envp, getppid(), ready[0]);
+		run_payload(ctx, envp, &mask, getppid(), ready[0]);
 	}
 	close(ready[0]);
 	run_pid1(ctx, pid, expected_ppid, ready[1], locks, n_locks);

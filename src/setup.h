@@ -16,21 +16,21 @@
 
 struct setup_ctx {
 	const struct plan *plan;
-	int error_fd;	       /* write end of the error pipe (O_CLOEXEC) */
-	int go_fd;	       /* read end: one byte from the parent once the maps are written */
-	int status_fd;	       /* write end for the reaper's report of the payload status, or -1 */
-	int proc_fd;	       /* O_PATH fd on the host's /proc, for maps and sysctls after pivot */
+	int error_fd;  /* write end of the error pipe (O_CLOEXEC) */
+	int go_fd;     /* read end: one byte from the parent once the maps are written */
+	int status_fd; /* write end for the reaper's report of the payload status, or -1 */
+	int proc_fd;   /* O_PATH fd on the host's /proc, for maps and sysctls after pivot */
 	unsigned long clone_flags;
 	struct userns_layout userns;
-	bool in_userns;	       /* created or joined a user namespace */
-	bool real_root;	       /* nsrun's real uid is 0 */
+	bool in_userns; /* created or joined a user namespace */
+	bool real_root; /* nsrun's real uid is 0 */
 	uid_t real_uid;
 	gid_t real_gid;
-	uid_t sandbox_uid;     /* --uid, else real_uid */
+	uid_t sandbox_uid; /* --uid, else real_uid */
 	gid_t sandbox_gid;
-	uint64_t caps;	       /* the payload's capabilities (caps_requested) */
-	pid_t monitor_pid;     /* for the --die-with-parent re-check */
-	const char *old_cwd;   /* nsrun's cwd, or NULL */
+	uint64_t caps;	     /* the payload's capabilities (caps_requested) */
+	pid_t monitor_pid;   /* for the --die-with-parent re-check */
+	const char *old_cwd; /* nsrun's cwd, or NULL */
 };
 
 /* Frame written on the error pipe by the payload just before exec. */

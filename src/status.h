@@ -33,9 +33,9 @@ int status_collect(pid_t pid, unsigned long clone_flags, struct status_info *inf
 		   struct nsrun_error *err);
 
 /* Pure formatters; return a malloc'd string. */
-char *status_format_info(const struct status_info *info);  /* pretty, multi-line */
-char *status_format_json(const struct status_info *info);  /* one line + '\n' */
-char *status_format_exit(int exit_code);		    /* { "exit-code": N } + '\n' */
+char *status_format_info(const struct status_info *info); /* pretty, multi-line */
+char *status_format_json(const struct status_info *info); /* one line + '\n' */
+char *status_format_exit(int exit_code);		  /* { "exit-code": N } + '\n' */
 
 /* Write the formatted record to fd. */
 int status_write_info(int fd, const struct status_info *info, struct nsrun_error *err);

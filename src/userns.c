@@ -67,8 +67,8 @@ static int write_proc_file(int proc_fd, pid_t pid, const char *name, const char 
 	return 0;
 }
 
-int userns_write_maps(int proc_fd, pid_t pid, uid_t uid_in, uid_t uid_out, gid_t gid_in, gid_t gid_out,
-		      bool deny_setgroups, struct nsrun_error *err)
+int userns_write_maps(int proc_fd, pid_t pid, uid_t uid_in, uid_t uid_out, gid_t gid_in,
+		      gid_t gid_out, bool deny_setgroups, struct nsrun_error *err)
 {
 	char map[64];
 	int r;
@@ -138,8 +138,8 @@ int userns_join2(int fd, struct nsrun_error *err)
 
 int userns_limit_nesting(int proc_fd, struct nsrun_error *err)
 {
-	_cleanup_close_ int fd = openat(proc_fd, "sys/user/max_user_namespaces",
-					O_WRONLY | O_CLOEXEC);
+	_cleanup_close_ int fd =
+		openat(proc_fd, "sys/user/max_user_namespaces", O_WRONLY | O_CLOEXEC);
 
 	int r;
 
@@ -154,7 +154,7 @@ int userns_limit_nesting(int proc_fd, struct nsrun_error *err)
 int userns_assert_disabled(struct nsrun_error *err)
 {
 	if (unshare(CLONE_NEWUSER) == 0)
-		return error_set_plain(err, 0,
-				       "creation of new user namespaces was not disabled as requested");
+		return error_set_plain(
+			err, 0, "creation of new user namespaces was not disabled as requested");
 	return 0;
 }

@@ -14,10 +14,10 @@
 #include "error.h"
 
 struct userns_request {
-	bool unshare;	      /* a new user namespace is created at clone */
-	bool maps_external;   /* --userns-block-fd: someone else writes the maps */
-	bool needs_devpts;    /* --dev in the ops: uid 0 must be mapped to mount devpts */
-	bool disable_userns;  /* --disable-userns */
+	bool unshare;	     /* a new user namespace is created at clone */
+	bool maps_external;  /* --userns-block-fd: someone else writes the maps */
+	bool needs_devpts;   /* --dev in the ops: uid 0 must be mapped to mount devpts */
+	bool disable_userns; /* --disable-userns */
 	uid_t real_uid, sandbox_uid;
 	gid_t real_gid, sandbox_gid;
 };
@@ -26,7 +26,7 @@ struct userns_layout {
 	bool write_maps; /* write the first namespace's maps (and setgroups "deny") */
 	uid_t ns_uid;	 /* uid inside the first namespace, mapped onto real_uid */
 	gid_t ns_gid;
-	bool second;	 /* after setup, unshare a nested namespace mapping sandbox -> ns ids */
+	bool second; /* after setup, unshare a nested namespace mapping sandbox -> ns ids */
 };
 
 /* Pure: which maps the sandbox needs (bwrap's semantics). */
@@ -39,8 +39,8 @@ int userns_format_map(char *buf, size_t size, unsigned long inside, unsigned lon
 /* Writes setgroups "deny" (when asked), gid_map and uid_map of pid (0: the caller),
  * each a one-line map inside -> outside. proc_fd: a directory fd on a procfs that
  * sees pid (the sandbox's own /proc may be read-only or absent). */
-int userns_write_maps(int proc_fd, pid_t pid, uid_t uid_in, uid_t uid_out, gid_t gid_in, gid_t gid_out,
-		      bool deny_setgroups, struct nsrun_error *err);
+int userns_write_maps(int proc_fd, pid_t pid, uid_t uid_in, uid_t uid_out, gid_t gid_in,
+		      gid_t gid_out, bool deny_setgroups, struct nsrun_error *err);
 
 /* --unshare-user-try: /proc/self/ns/user exists, the RHEL 7 module switch is not off,
  * and max_user_namespaces is not 0. */

@@ -126,10 +126,8 @@ static void test_write_error(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_info_pretty),
-		cmocka_unit_test(test_json_line),
-		cmocka_unit_test(test_landlock_keys),
-		cmocka_unit_test(test_write_pipe),
+		cmocka_unit_test(test_info_pretty),   cmocka_unit_test(test_json_line),
+		cmocka_unit_test(test_landlock_keys), cmocka_unit_test(test_write_pipe),
 		cmocka_unit_test(test_write_error),
 	};
 

@@ -33,8 +33,10 @@ static struct userns_request unpriv(void)
 {
 	struct userns_request req = {
 		.unshare = true,
-		.real_uid = 1000, .real_gid = 1000,
-		.sandbox_uid = 1000, .sandbox_gid = 1000,
+		.real_uid = 1000,
+		.real_gid = 1000,
+		.sandbox_uid = 1000,
+		.sandbox_gid = 1000,
 	};
 	return req;
 }
