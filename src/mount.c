@@ -55,6 +55,12 @@ static unsigned long attrs_to_ms(uint64_t attrs)
 		f |= MS_NODEV;
 	if (attrs & MOUNT_ATTR_NOEXEC)
 		f |= MS_NOEXEC;
+	if (attrs & MOUNT_ATTR_NODIRATIME)
+		f |= MS_NODIRATIME;
+	if ((attrs & MOUNT_ATTR__ATIME) == MOUNT_ATTR_NOATIME)
+		f |= MS_NOATIME;
+	else if ((attrs & MOUNT_ATTR__ATIME) == MOUNT_ATTR_STRICTATIME)
+		f |= MS_STRICTATIME;
 	return f;
 }
 
@@ -111,8 +117,9 @@ static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs)
 		return r;
 	for (size_t i = 0; subs[i]; i++) {
 		r = legacy_remount_one(subs[i], add);
-		/* Submounts we may not touch (locked, foreign) keep their flags, as in bwrap. */
-		if (r < 0 && (i == 0 || r != -EACCES))
+		/* Submounts we may not touch (locked, foreign) keep their flags, as in bwrap;
+		 * ones covered by a later mount are unreachable (ENOENT/ENOTDIR) and unseen. */
+		if (r < 0 && (i == 0 || (r != -EACCES && r != -ENOENT && r != -ENOTDIR)))
 			return r;
 	}
 	return 0;
@@ -316,18 +323,28 @@ static size_t overlay_opts(const struct mount_overlay *ov, bool escape, struct m
 	return n;
 }
 
-static int overlay_new_api(const struct mount_overlay *ov, uint64_t attrs, int dest_fd,
-			   bool use_plus)
+/* The fs context's messages ("e: ...", "w: ..."): the last one read is the cause. */
+static void overlay_read_log(int fsfd, const struct mount_overlay *ov)
+{
+	ssize_t n;
+
+	if (!ov->log || ov->log_size < 2)
+		return;
+	ov->log[0] = '\0';
+	while ((n = read(fsfd, ov->log, ov->log_size - 1)) > 0) {
+		ov->log[n] = '\0';
+		if (ov->log[n - 1] == '\n')
+			ov->log[n - 1] = '\0';
+	}
+}
+
+static int overlay_configure(int fsfd, const struct mount_overlay *ov, bool use_plus)
 {
 	_cleanup_free_ char *upper = NULL, *work = NULL, *lower = NULL;
-	_cleanup_close_ int fsfd = -1, mfd = -1;
 	struct mount_opt o[8];
 	size_t n;
 	int r;
 
-	fsfd = sys_fsopen("overlay", FSOPEN_CLOEXEC);
-	if (fsfd < 0)
-		return -errno;
 	if (use_plus) {
 		r = overlay_add_lowers(fsfd, ov);
 		if (r < 0)
@@ -338,12 +355,28 @@ static int overlay_new_api(const struct mount_overlay *ov, uint64_t attrs, int d
 			return -errno;
 	}
 	n = overlay_opts(ov, !use_plus, o, &upper, &work);
-	r = fs_configure(fsfd, o, n);
-	if (r < 0)
-		return r;
-	mfd = sys_fsmount(fsfd, FSMOUNT_CLOEXEC, (unsigned)attrs);
-	if (mfd < 0)
+	return fs_configure(fsfd, o, n);
+}
+
+static int overlay_new_api(const struct mount_overlay *ov, uint64_t attrs, int dest_fd,
+			   bool use_plus)
+{
+	_cleanup_close_ int fsfd = -1, mfd = -1;
+	int r;
+
+	fsfd = sys_fsopen("overlay", FSOPEN_CLOEXEC);
+	if (fsfd < 0)
 		return -errno;
+	r = overlay_configure(fsfd, ov, use_plus);
+	if (r == 0) {
+		mfd = sys_fsmount(fsfd, FSMOUNT_CLOEXEC, (unsigned)attrs);
+		r = mfd < 0 ? -errno : 0;
+	}
+	if (r < 0) {
+		if (r != -ENOPROTOOPT)
+			overlay_read_log(fsfd, ov);
+		return r;
+	}
 	return mount_attach(mfd, dest_fd);
 }
 

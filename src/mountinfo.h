@@ -10,8 +10,9 @@
 
 /* Mount points at or below MOUNTPOINT (the path itself first, then in mountinfo order,
  * which lists parents before children). Returns 0 with a NULL-terminated vector in *ret
- * (free with strv_free) or -errno. */
+ * (free with strv_free) or -errno; -ELIBACC when libmount cannot be loaded. */
 int mountinfo_list_subtree(const char *mountpoint, char ***ret);
 
-/* Whether PATH is a mount point in the current mount namespace (0/1, or -errno). */
-int mountinfo_is_mountpoint(const char *path);
+/* Loads libmount now. Callers on the legacy path do this before pivoting away from the
+ * host's library directories. Returns 0 or -ELIBACC. */
+int mountinfo_preload(void);

@@ -25,6 +25,7 @@
 #include "hide.h"
 #include "macros.h"
 #include "mount.h"
+#include "mountinfo.h"
 #include "path.h"
 #include "syscall.h"
 #include "util.h"
@@ -143,6 +144,10 @@ static int staging_setup(struct nsrun_error *err)
 	_cleanup_close_ int tmp = -1, nr = -1;
 	int r;
 
+	/* The legacy path parses mountinfo with libmount, loaded on demand: load it while
+	 * the host's library directories are still the root. */
+	if (!mount_api_available() && mountinfo_preload() < 0)
+		return error_set(err, ELIBACC, "loading libmount for the legacy mount path");
 	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return error_set(err, errno, "Failed to make / slave");
 	tmp = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
