@@ -36,8 +36,8 @@ void log_set_level_prefix(bool on)
 	level_prefix = on;
 }
 
-static int error_vset(struct nsrun_error *err, int code, bool with_strerror, const char *fmt,
-		      va_list ap)
+static _printf_(4, 0) int error_vset(struct nsrun_error *err, int code, bool with_strerror,
+				      const char *fmt, va_list ap)
 {
 	int n;
 
@@ -74,7 +74,7 @@ int error_set_plain(struct nsrun_error *err, int code, const char *fmt, ...)
 	return r;
 }
 
-static void log_vprint(int level, const char *fmt, va_list ap)
+static _printf_(2, 0) void log_vprint(int level, const char *fmt, va_list ap)
 {
 	char line[NSRUN_ERROR_MSG_MAX + 64];
 	int n = 0;

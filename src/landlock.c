@@ -25,7 +25,6 @@
 #include "syscall.h"
 #include "util.h"
 
-#define FALLTHROUGH __attribute__((fallthrough))
 
 #define MAX_INTERPRETERS 32
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -69,7 +68,7 @@ uint64_t landlock_fs_write_rights(int abi)
 	switch (abi) {
 	case 1:
 		r &= ~NSRUN_LL_FS_REFER;
-		FALLTHROUGH;
+		_fallthrough_;
 	case 2:
 		r &= ~NSRUN_LL_FS_TRUNCATE;
 		break;
@@ -95,10 +94,10 @@ uint64_t landlock_fs_all_rights(int abi)
 	switch (abi) {
 	case 1:
 		r &= ~NSRUN_LL_FS_REFER;
-		FALLTHROUGH;
+		_fallthrough_;
 	case 2:
 		r &= ~NSRUN_LL_FS_TRUNCATE;
-		FALLTHROUGH;
+		_fallthrough_;
 	case 3:
 	case 4:
 		r &= ~NSRUN_LL_FS_IOCTL_DEV;

@@ -13,6 +13,8 @@
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define _unused_ __attribute__((unused))
 #define _cleanup_(f) __attribute__((cleanup(f)))
+/* A statement: both gcc and clang check -Wimplicit-fallthrough against it. */
+#define _fallthrough_ __attribute__((fallthrough))
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -97,7 +97,7 @@ static int resolve_op(const struct op *op, struct resolved *res, struct nsrun_er
 		r = resolve_one(op->source, false, &res->src, &res->skip, err);
 		if (r == 0)
 			r = resolve_one(op->workdir, false, &res->work, &res->skip, err);
-		/* fall through */
+		_fallthrough_;
 	case OP_TMP_OVERLAY:
 	case OP_RO_OVERLAY:
 		res->layers = xcalloc(strv_length(op->layers) + 1, sizeof(char *));
