@@ -28,6 +28,7 @@ BIN="$TMP/bin"
 mkdir -p "$BIN"
 cp "$NSRUN" "$BIN/nsrun"
 [ -x "$NSRUN_PROBE" ] && cp "$NSRUN_PROBE" "$BIN/nsrun-probe"
+[ -x "${NSRUN_HELPERS:-}/force-enosys" ] && cp "$NSRUN_HELPERS/force-enosys" "$BIN/force-enosys"
 ln -s nsrun "$BIN/bwrap"
 PROBE="$BIN/nsrun-probe"
 UNPRIV_UID=65534
@@ -100,10 +101,20 @@ as_user() {
 	fi
 }
 
+# NSRUN_FORCE_ENOSYS=GROUPS (set by `make check-legacy`) runs every nsrun under a
+# seccomp filter answering ENOSYS for those syscall groups, e.g. mount-api.
+run_wrapped() {
+	if [ -n "${NSRUN_FORCE_ENOSYS:-}" ]; then
+		as_user "$BIN/force-enosys" "$NSRUN_FORCE_ENOSYS" -- "$@"
+	else
+		as_user "$@"
+	fi
+}
+
 # nsrun ARGS...: the binary under test, in the current MODE.
-nsrun() { as_user "$BIN/nsrun" "$@"; }
+nsrun() { run_wrapped "$BIN/nsrun" "$@"; }
 # bwrap_nsrun ARGS...: the same binary invoked under the name bwrap.
-bwrap_nsrun() { as_user "$BIN/bwrap" "$@"; }
+bwrap_nsrun() { run_wrapped "$BIN/bwrap" "$@"; }
 
 # The smallest sandbox that can run the probe and host tools.
 HOST_RO="--ro-bind / /"

@@ -1,0 +1,261 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-compat.sh: differential test. The same argument vectors run through the system
+# bwrap and through nsrun (invoked as "bwrap"), as root and unprivileged; exit codes,
+# stderr and the probe's normalised output must be identical. A case is skipped only
+# when the installed bwrap lacks one of its options (decided from `bwrap --help`).
+. "$top_srcdir/tests/integration/lib.sh"
+need_ns
+
+BWRAP=${BWRAP:-/usr/bin/bwrap}
+[ -x "$BWRAP" ] || skip_all "no system bwrap at $BWRAP"
+BWRAP_HELP=$("$BWRAP" --help 2>&1)
+DENY=${NSRUN_HELPERS:-$(dirname "$NSRUN_PROBE")}/seccomp-deny
+
+# Inputs on fixed fds for every run: 3 data, 4 --args, 5/6 seccomp, 7 one byte, 8 a dir,
+# 9 status output, 10/11 the user and pid namespaces of a running sandbox (see hold_ns).
+IN="$TMP/in"
+mkdir -p "$IN/dir/sub"
+chmod -R a+rX "$IN"
+printf 'line1\nline2\n' >"$IN/data"
+printf -- '--dir\0/mnt/fromargs\0--setenv\0FROM_ARGS\0yes\0' >"$IN/args"
+"$DENY" getpriority >"$IN/sc1" && "$DENY" umask >"$IN/sc2" || skip_all "seccomp-deny failed"
+echo x >"$IN/byte"
+echo 1 >"$IN/dir/f"
+HOST_NS=$("$PROBE" ns | sed 's/^ns\.[a-z]*=//' | sort -u)
+
+# has_opts OPT...: true when the system bwrap knows every OPT.
+has_opts() {
+	local o
+	for o in "$@"; do
+		printf '%s\n' "$BWRAP_HELP" | grep -Eq -- "^ +$o( |$)" || return 1
+	done
+}
+
+# Pids, inode numbers and session ids vary between runs; namespaces keep "host"/"new".
+normalise() {
+	local sedscript="" ino
+	for ino in $HOST_NS; do sedscript+="s/\\b$ino\\b/HOSTNS/g;"; done
+	# bwrap's intermediate --pidns process adds a second, internal line after the real error.
+	sed -E "$sedscript"'s/\b40265[0-9]{5}\b/NEWNS/g;s/("child-pid": )[0-9]+/\1PID/;s/^(pid|ppid|sid)=([3-9]|[0-9]{2,})$/\1=N/' |
+		grep -v -e '^bwrap: Unexpected short read from pid socket$' -e '^env=_='
+
+}
+
+# usage_only FILE TOOL: the option list differs by design; keep the usage line only.
+usage_only() {
+	if head -n1 "$1" | grep -q '^usage: '; then
+		head -n1 "$1" | sed "s|usage: $2 |usage: BWRAP |" >"$1.u" && mv "$1.u" "$1"
+	fi
+}
+
+reset_work() {
+	rm -rf "$W"
+	mkdir -p "$W/dir/sub"
+	echo content >"$W/file"
+	: >"$W/lock"
+	[ "$MODE" = unpriv ] && chown -R $UNPRIV_UID:$UNPRIV_GID "$W"
+}
+
+# run_one TOOL ARGS...: "rc=N", stdout, stderr and the status fds' contents, normalised.
+run_one() {
+	local tool=$1 rc
+	shift
+	reset_work
+	[ -e "$HOLD_NS/user" ] || HOLD_NS=/proc/self/ns
+	(cd "$W" && as_user "$tool" "$@" 3<"$IN/data" 4<"$IN/args" 5<"$IN/sc1" 6<"$IN/sc2" \
+		7<"$IN/byte" 8<"$IN/dir" 9>"$W/info" 10<"$HOLD_NS/user" 11<"$HOLD_NS/pid" \
+		>"$TMP/stdout" 2>"$TMP/stderr" </dev/null)
+	rc=$?
+	usage_only "$TMP/stderr" "$tool"
+	{
+		echo "rc=$rc"
+		cat "$TMP/stdout"
+		echo "--- stderr"
+		cat "$TMP/stderr"
+		echo "--- fd 9"
+		cat "$W/info" 2>/dev/null
+	} | normalise
+}
+
+# c NAME NEEDED-OPTS -- ARGS...: one differential case.
+c() {
+	local name=$1 needs=$2 a b
+	shift 3
+	# shellcheck disable=SC2086
+	if ! has_opts $needs; then
+		skip "$name" "$BWRAP lacks one of: $needs"
+		return
+	fi
+	a=$(run_one "$BWRAP" "$@")
+	b=$(run_one "$BIN/bwrap" "$@")
+	if [ "$a" = "$b" ]; then
+		ok "$name"
+	else
+		not_ok "$name"
+		diag "args: $*" "$(diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") | sed 's/^</bwrap:/;s/^>/nsrun:/')"
+	fi
+}
+
+R=(--ro-bind / /)
+P=$PROBE
+BASIC=(ids uidmap gidmap caps ns cwd hostname netdevs)
+
+cases_namespaces() {
+	c "no options" "" -- "${R[@]}" "$P" "${BASIC[@]}"
+	local o
+	for o in --unshare-user --unshare-user-try --unshare-ipc --unshare-pid --unshare-net --unshare-uts \
+		--unshare-cgroup --unshare-cgroup-try --unshare-all; do
+		c "$o" "$o" -- "${R[@]}" $o "$P" "${BASIC[@]}" pid
+	done
+	c "--unshare-all --share-net" "--unshare-all --share-net" -- "${R[@]}" --unshare-all --share-net "$P" "${BASIC[@]}"
+	c "--uid/--gid" "--uid --gid" -- "${R[@]}" --unshare-user --uid 1234 --gid 5678 "$P" ids uidmap gidmap
+	c "--uid/--gid with --dev" "--uid --gid --dev" -- "${R[@]}" --unshare-user --uid 0 --gid 0 --dev /dev "$P" ids uidmap gidmap caps
+	c "--hostname" "--hostname" -- "${R[@]}" --unshare-uts --hostname compat "$P" hostname
+	c "--hostname without uts" "--hostname" -- "${R[@]}" --hostname compat "$P" hostname
+	c "--disable-userns" "--disable-userns" -- "${R[@]}" --unshare-user --disable-userns "$P" unshare-user
+	c "--assert-userns-disabled" "--assert-userns-disabled" -- "${R[@]}" --unshare-user --assert-userns-disabled "$P" pid
+	c "--disable-userns + assert" "--disable-userns --assert-userns-disabled" -- "${R[@]}" --unshare-user \
+		--disable-userns --assert-userns-disabled "$P" unshare-user
+	c "--userns-block-fd" "--userns-block-fd --info-fd" -- "${R[@]}" --unshare-user --info-fd 9 --userns-block-fd 7 "$P" ids
+	c "--userns-block-fd without userns" "--userns-block-fd" -- "${R[@]}" --userns-block-fd 7 "$P" ids
+	c "--userns2 bad fd" "--userns2" -- "${R[@]}" --userns2 3 "$P" ids
+	c "--userns with --unshare-user" "--userns" -- "${R[@]}" --userns 3 --unshare-user "$P" ids
+	c "--pidns not a namespace" "--pidns" -- "${R[@]}" --pidns 3 "$P" ids
+}
+
+cases_mounts() {
+	c "--bind" "--bind" -- "${R[@]}" --bind "$W" /mnt "$P" mountinfo /mnt ls /mnt write /mnt/new
+	c "--ro-bind" "--ro-bind" -- "${R[@]}" --ro-bind "$W" /mnt "$P" mountinfo /mnt write /mnt/new
+	c "--dev-bind" "--dev-bind" -- "${R[@]}" --dev-bind /dev /dev "$P" mountinfo /dev/null open-errno /dev/null w
+	c "--bind-try missing" "--bind-try" -- "${R[@]}" --tmpfs /mnt --bind-try /nonexistent /mnt/x "$P" stat /mnt/x
+	c "--ro-bind-try" "--ro-bind-try" -- "${R[@]}" --tmpfs /mnt --ro-bind-try "$W" /mnt/x --ro-bind-try /nonexistent /mnt/y "$P" ls /mnt mountinfo /mnt/x
+	c "--dev-bind-try" "--dev-bind-try" -- "${R[@]}" --tmpfs /mnt --dev-bind-try "$W" /mnt/x --dev-bind-try /nonexistent /mnt/y "$P" ls /mnt mountinfo /mnt/x
+	c "missing source" "--bind" -- "${R[@]}" --bind /nonexistent /mnt "$P" pid
+	c "--bind-fd" "--bind-fd" -- "${R[@]}" --bind-fd 8 /mnt "$P" ls /mnt mountinfo /mnt
+	c "--ro-bind-fd" "--ro-bind-fd" -- "${R[@]}" --ro-bind-fd 8 /mnt "$P" ls /mnt mountinfo /mnt
+	c "--remount-ro" "--remount-ro" -- "${R[@]}" --bind "$W" /mnt --remount-ro /mnt "$P" mountinfo /mnt write /mnt/x
+	c "--tmpfs" "--tmpfs" -- "${R[@]}" --tmpfs /mnt "$P" stat /mnt mountinfo /mnt statfs /mnt
+	c "--perms --size --tmpfs" "--perms --size --tmpfs" -- "${R[@]}" --perms 0700 --size 1048576 --tmpfs /mnt "$P" stat /mnt statfs /mnt
+	c "--size 0" "--size" -- "${R[@]}" --size 0 --tmpfs /mnt "$P" pid
+	c "--size too big" "--size" -- "${R[@]}" --size 9223372036854775809 --tmpfs /mnt "$P" pid
+	c "--proc" "--proc" -- "${R[@]}" --unshare-pid --proc /proc "$P" pid ppid mountinfo /proc mountinfo /proc/sys mountinfo /proc/irq ls /proc/self/ns
+	c "--proc without pid ns" "--proc" -- "${R[@]}" --proc /proc "$P" mountinfo /proc
+	c "--dev" "--dev" -- "${R[@]}" --dev /dev "$P" ls /dev stat /dev/null stat /dev/tty lstat /dev/ptmx readlink /dev/fd mountinfo /dev mountinfo /dev/pts mountinfo /dev/shm stat /dev/pts/ptmx
+	c "--mqueue" "--mqueue" -- "${R[@]}" --unshare-ipc --mqueue /mnt "$P" mountinfo /mnt
+	c "staging invisible" "--bind" -- --ro-bind "$BIN" /pbin --bind "$W" /tmp /pbin/nsrun-probe ls /tmp ls /
+}
+
+cases_files() {
+	c "--dir" "--dir" -- "${R[@]}" --tmpfs /mnt --dir /mnt/a/b --perms 0700 --dir /mnt/c/d "$P" stat /mnt/a stat /mnt/a/b stat /mnt/c stat /mnt/c/d
+	c "--file" "--file" -- "${R[@]}" --tmpfs /mnt --file 3 /mnt/f "$P" stat /mnt/f cat /mnt/f
+	c "--perms --file" "--perms --file" -- "${R[@]}" --tmpfs /mnt --perms 0640 --file 3 /mnt/x/f "$P" stat /mnt/x stat /mnt/x/f
+	c "--bind-data" "--bind-data" -- "${R[@]}" --tmpfs /mnt --bind-data 3 /mnt/b "$P" stat /mnt/b cat /mnt/b mountinfo /mnt/b write /mnt/b
+	c "--ro-bind-data" "--ro-bind-data" -- "${R[@]}" --tmpfs /mnt --ro-bind-data 3 /mnt/b "$P" stat /mnt/b mountinfo /mnt/b write /mnt/b
+	c "--symlink" "--symlink" -- "${R[@]}" --tmpfs /mnt --symlink /dev/null /mnt/l --symlink ../x /mnt/a/r "$P" readlink /mnt/l readlink /mnt/a/r stat /mnt/a
+	if "$BWRAP" --ro-bind / / --tmpfs /mnt --symlink a /mnt/l --symlink a /mnt/l true 2>/dev/null; then
+		SYMLINK_IDEMPOTENT=--symlink
+	else
+		SYMLINK_IDEMPOTENT=--symlink-idempotent # bwrap < 0.9: not in --help, so the case skips
+	fi
+	c "--symlink twice" "$SYMLINK_IDEMPOTENT" -- "${R[@]}" --tmpfs /mnt --symlink /dev/null /mnt/l --symlink /dev/null /mnt/l "$P" readlink /mnt/l
+	c "--symlink existing dest" "$SYMLINK_IDEMPOTENT" -- "${R[@]}" --tmpfs /mnt --symlink /dev/null /mnt/l --symlink /dev/zero /mnt/l "$P" pid
+	c "--chmod" "--chmod" -- "${R[@]}" --tmpfs /mnt --dir /mnt/d --chmod 0710 /mnt/d "$P" stat /mnt/d
+	c "--chmod missing" "--chmod" -- "${R[@]}" --tmpfs /mnt --chmod 0710 /mnt/d "$P" pid
+	c "--perms dangling" "--perms" -- "${R[@]}" --perms 0700 --bind / /mnt "$P" pid
+	c "--args" "--args" -- "${R[@]}" --tmpfs /mnt --args 4 "$P" ls /mnt getenv FROM_ARGS
+}
+
+cases_process() {
+	c "exit code" "" -- "${R[@]}" "$P" exit 42
+	c "exit code with reaper" "--unshare-pid" -- "${R[@]}" --unshare-pid "$P" exit 43
+	c "--as-pid-1" "--as-pid-1" -- "${R[@]}" --unshare-pid --as-pid-1 "$P" pid exit 44
+	c "--as-pid-1 without pid ns" "--as-pid-1" -- "${R[@]}" --as-pid-1 "$P" pid
+	c "signal" "" -- "${R[@]}" "$P" kill-self TERM
+	c "reaper reaps" "--unshare-pid --proc" -- "${R[@]}" --unshare-pid --proc /proc "$P" zombie
+	c "--chdir" "--chdir" -- "${R[@]}" --chdir /usr "$P" cwd getenv PWD
+	c "--chdir missing" "--chdir" -- "${R[@]}" --chdir /nonexistent "$P" cwd
+	c "default cwd" "" -- "${R[@]}" "$P" cwd getenv PWD
+	c "--setenv/--unsetenv" "--setenv --unsetenv" -- "${R[@]}" --setenv A 1 --setenv B 2 --unsetenv B "$P" getenv A getenv B
+	c "--clearenv" "--clearenv" -- "${R[@]}" --chdir / --clearenv --setenv X y "$P" env
+	c "--argv0" "--argv0" -- "${R[@]}" --argv0 other "$P" argv0
+	c "--new-session" "--new-session" -- "${R[@]}" --new-session "$P" tty
+	c "--die-with-parent" "--die-with-parent" -- "${R[@]}" --die-with-parent --unshare-pid "$P" pid
+	c "--lock-file" "--lock-file" -- "${R[@]}" --bind "$W" "$W" --lock-file "$W/lock" "$P" pid
+	c "--lock-file with --as-pid-1" "--lock-file --as-pid-1" -- "${R[@]}" --unshare-pid --as-pid-1 --lock-file /x "$P" pid
+	c "--sync-fd" "--sync-fd" -- "${R[@]}" --sync-fd 7 "$P" fds
+	c "--block-fd" "--block-fd" -- "${R[@]}" --block-fd 7 "$P" pid
+	c "--info-fd" "--info-fd" -- "${R[@]}" --unshare-all --info-fd 9 "$P" exit 3
+	c "--json-status-fd" "--json-status-fd" -- "${R[@]}" --unshare-pid --unshare-net --json-status-fd 9 "$P" exit 4
+	c "--json-status-fd exec failure" "--json-status-fd" -- "${R[@]}" --json-status-fd 9 /nonexistent
+	c "--cap-add" "--cap-add" -- "${R[@]}" --cap-add CAP_NET_ADMIN "$P" caps
+	c "--cap-drop" "--cap-drop" -- "${R[@]}" --cap-drop ALL --cap-add CAP_CHOWN "$P" caps
+	c "--cap-add unknown" "--cap-add" -- "${R[@]}" --cap-add CAP_BOGUS "$P" caps
+	c "--seccomp" "--seccomp" -- "${R[@]}" --seccomp 5 "$P" syscall getpriority syscall umask caps
+	c "--add-seccomp-fd" "--add-seccomp-fd" -- "${R[@]}" --add-seccomp-fd 5 --add-seccomp-fd 6 "$P" syscall getpriority syscall umask
+	c "--seccomp bad data" "--seccomp" -- "${R[@]}" --seccomp 3 "$P" pid
+	c "--seccomp + --add-seccomp-fd" "--seccomp --add-seccomp-fd" -- "${R[@]}" --add-seccomp-fd 5 --seccomp 6 "$P" pid
+	c "--exec-label" "--exec-label" -- "${R[@]}" --exec-label x "$P" pid
+	c "--file-label" "--file-label" -- "${R[@]}" --file-label x "$P" pid
+	c "--level-prefix" "--level-prefix" -- --level-prefix "${R[@]}" --chdir / --chdir / "$P" pid
+}
+
+cases_cli() {
+	c "no arguments" "" --
+	c "no command" "" -- "${R[@]}"
+	c "unknown option" "" -- --frobnicate
+	c "--opt=value" "" -- --bind=/ /
+	c "missing argument" "" -- --bind /
+	c "-- then an option-like command" "" -- "${R[@]}" --setenv PATH /nonexistent -- --dev-bind
+	c "exec failure" "" -- "${R[@]}" /nonexistent
+	c "--chdir twice" "--chdir" -- "${R[@]}" --chdir / --chdir / "$P" cwd
+}
+
+# hold_ns: a sandbox (started by bwrap) whose namespaces --userns/--pidns can join.
+hold_ns() {
+	local i pid
+	rm -f "$TMP/hold-info"
+	as_user "$BWRAP" --ro-bind / / --unshare-user --unshare-pid --die-with-parent --info-fd 3 \
+		"$PROBE" sleep 120 \
+		3>"$TMP/hold-info" >/dev/null 2>&1 &
+	HOLD_BG=$!
+	for ((i = 0; i < 50; i++)); do
+		pid=$(sed -n 's/.*"child-pid": *\([0-9]*\).*/\1/p' "$TMP/hold-info" 2>/dev/null)
+		[ -n "$pid" ] && [ -e "/proc/$pid/ns/pid" ] && break
+		sleep 0.1
+	done
+	HOLD_NS=/proc/$pid/ns
+}
+
+cases_join() {
+	c "--userns" "--userns" -- "${R[@]}" --userns 10 "$P" ids uidmap ns
+	c "--userns --pidns" "--userns --pidns" -- "${R[@]}" --userns 10 --pidns 11 "$P" pid ids ns
+	c "--userns --pidns --unshare-pid" "--userns --pidns" -- "${R[@]}" --userns 10 --pidns 11 --unshare-pid "$P" pid ns
+}
+
+test_compat() {
+	W="$TMP/work-$MODE"
+	hold_ns
+	cases_join
+	cases_namespaces
+	cases_mounts
+	cases_files
+	cases_process
+	cases_cli
+	kill "$HOLD_BG" 2>/dev/null
+	wait "$HOLD_BG" 2>/dev/null
+}
+for_each_mode test_compat
+
+test_help() {
+	local a b
+	a=$(as_user "$BWRAP" --help | head -n1 | sed "s|$BWRAP|BWRAP|")
+	b=$(as_user "$BIN/bwrap" --help | head -n1 | sed "s|$BIN/bwrap|BWRAP|")
+	check_eq "--help: usage line" "$a" "$b"
+	a=$(as_user "$BWRAP" --version | sed 's/[0-9.]*$//')
+	b=$(as_user "$BIN/bwrap" --version | sed 's/[0-9.]*$//')
+	check_eq "--version: format" "$a" "$b"
+}
+for_each_mode test_help
+
+done_testing

@@ -1,0 +1,176 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-mounts.sh: --bind, --ro-bind, --dev-bind and their -try forms (flags on every
+# submount), missing sources, --remount-ro, mount point modes, destinations through
+# symlinks inside the sandbox, and the staging root never being visible.
+. "$top_srcdir/tests/integration/lib.sh"
+need_ns
+
+get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
+# mflags PATH TEXT: the ro/rw, nosuid, nodev, noexec flags of the mount PATH is on.
+mflags() {
+	get "mountinfo:$1" "$2" | sed -n 's/.* opts=\([^ ]*\).*/\1/p' | tr ',' '\n' |
+		grep -xE 'ro|rw|nosuid|nodev|noexec' | paste -sd, -
+}
+mpoint() { get "mountinfo:$1" "$2" | sed -n 's/^mnt=\([^ ]*\).*/\1/p'; }
+
+# A work directory the current mode's user owns, with a file and a subdirectory.
+mkwork() {
+	local d="$TMP/$1-$MODE"
+	mkdir -p "$d/dir/sub"
+	echo content >"$d/file"
+	chmod 0644 "$d/file"
+	[ "$MODE" = unpriv ] && chown -R $UNPRIV_UID:$UNPRIV_GID "$d"
+	echo "$d"
+}
+
+# with_submount DIR ARGS...: nsrun ARGS in a private mount namespace where DIR/sub
+# is a separate (rw, suid, dev) tmpfs, so submount flags can be observed.
+with_submount() {
+	local dir=$1 pre=()
+	shift
+	[ "$MODE" = unpriv ] && pre=(setpriv --reuid="$UNPRIV_UID" --regid="$UNPRIV_GID" --clear-groups --)
+	mkdir -p "$dir/sub"
+	unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o mode=1777 nsrun-sub "$0/sub" && exec "$@"' \
+		"$dir" "${pre[@]}" "$BIN/nsrun" "$@"
+}
+
+test_bind_flags() {
+	local w out
+	w=$(mkwork flags)
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --bind "$w" /mnt/b --ro-bind "$w" /mnt/r \
+		--dev-bind "$w" /mnt/d "$PROBE" mountinfo /mnt/b mountinfo /mnt/r mountinfo /mnt/d \
+		write /mnt/b/new write /mnt/r/new2 cat /mnt/r/file 2>&1)
+	check_eq "--bind: rw,nosuid,nodev" "rw,nosuid,nodev" "$(mflags /mnt/b "$out")"
+	check_eq "--ro-bind: ro,nosuid,nodev" "ro,nosuid,nodev" "$(mflags /mnt/r "$out")"
+	check_eq "--dev-bind: rw,nosuid (no nodev)" "rw,nosuid" "$(mflags /mnt/d "$out")"
+	check_eq "--bind: writable" "ok" "$(get write:/mnt/b/new "$out")"
+	check "--bind: the write reaches the host" test -f "$w/new"
+	check_eq "--ro-bind: not writable" "errno=EROFS" "$(get write:/mnt/r/new2 "$out")"
+	check_eq "--ro-bind: source content visible" 'content\n' "$(get cat:/mnt/r/file "$out")"
+	out=$(nsrun --ro-bind / / --dev-bind /dev /dev "$PROBE" open-errno /dev/null w 2>&1)
+	check_eq "--dev-bind /dev: devices usable" "open:/dev/null=ok" "$out"
+	out=$(nsrun --ro-bind / / --bind /dev /dev "$PROBE" open-errno /dev/null w 2>&1)
+	check_eq "--bind /dev: nodev blocks devices" "open:/dev/null=errno=EACCES" "$out"
+}
+for_each_mode test_bind_flags
+
+test_submounts() {
+	local w out
+	if ! is_root; then
+		skip "submount flags" "making a host submount needs root"
+		return
+	fi
+	w=$(mkwork sub)
+	out=$(with_submount "$w" --ro-bind / / --tmpfs /mnt --bind "$w" /mnt/b \
+		--ro-bind "$w" /mnt/r --dev-bind "$w" /mnt/d --bind "$w" /mnt/x --remount-ro /mnt/x \
+		"$PROBE" mountinfo /mnt/b/sub mountinfo /mnt/r/sub mountinfo /mnt/d/sub \
+		mountinfo /mnt/x mountinfo /mnt/x/sub write /mnt/r/sub/f 2>&1)
+	check_eq "--bind: submount is a separate mount" "/mnt/b/sub" "$(mpoint /mnt/b/sub "$out")"
+	check_eq "--bind: submount rw,nosuid,nodev" "rw,nosuid,nodev" "$(mflags /mnt/b/sub "$out")"
+	check_eq "--ro-bind: submount ro,nosuid,nodev" "ro,nosuid,nodev" "$(mflags /mnt/r/sub "$out")"
+	check_eq "--ro-bind: submount not writable" "errno=EROFS" "$(get write:/mnt/r/sub/f "$out")"
+	check_eq "--dev-bind: submount rw,nosuid" "rw,nosuid" "$(mflags /mnt/d/sub "$out")"
+	check_eq "--remount-ro: the mount is ro" "ro,nosuid,nodev" "$(mflags /mnt/x "$out")"
+	check_eq "--remount-ro: not recursive" "rw,nosuid,nodev" "$(mflags /mnt/x/sub "$out")"
+}
+for_each_mode test_submounts
+
+test_missing_source() {
+	local out rc w opt
+	w=$(mkwork missing)
+	for opt in --bind --ro-bind --dev-bind; do
+		rm -f "$w/marker"
+		out=$(bwrap_nsrun --ro-bind / / --bind "$w" "$w" $opt /nonexistent-nsrun-src /mnt \
+			"$PROBE" write "$w/marker" 2>&1)
+		rc=$?
+		check_eq "$opt missing source: exit 1" 1 "$rc"
+		check_eq "$opt missing source: message" \
+			"bwrap: Can't find source path /nonexistent-nsrun-src: No such file or directory" "$out"
+		check "$opt missing source: command not run" test ! -e "$w/marker"
+	done
+	out=$(nsrun --ro-bind / / --bind /nonexistent-nsrun-src /mnt "$PROBE" pid 2>&1)
+	check_eq "nsrun name: message prefix" \
+		"nsrun: Can't find source path /nonexistent-nsrun-src: No such file or directory" "$out"
+	for opt in --bind-try --ro-bind-try --dev-bind-try; do
+		out=$(nsrun --ro-bind / / --tmpfs /mnt $opt /nonexistent-nsrun-src /mnt/x \
+			$opt "$w" /mnt/y "$PROBE" stat /mnt/x mountinfo /mnt/y 2>&1)
+		rc=$?
+		check_eq "$opt missing source: exit 0" 0 "$rc"
+		check_eq "$opt missing source: skipped" "errno=ENOENT" "$(get stat:/mnt/x "$out")"
+		check_eq "$opt existing source: mounted" "/mnt/y" "$(mpoint /mnt/y "$out")"
+	done
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --ro-bind-try "$w" /mnt/y "$PROBE" mountinfo /mnt/y 2>&1)
+	check_eq "--ro-bind-try: read-only" "ro,nosuid,nodev" "$(mflags /mnt/y "$out")"
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --dev-bind-try "$w" /mnt/y "$PROBE" mountinfo /mnt/y 2>&1)
+	check_eq "--dev-bind-try: no nodev" "rw,nosuid" "$(mflags /mnt/y "$out")"
+}
+for_each_mode test_missing_source
+
+test_remount_ro() {
+	local w out
+	w=$(mkwork remount)
+	out=$(nsrun --ro-bind / / --bind "$w" /mnt --remount-ro /mnt "$PROBE" mountinfo /mnt write /mnt/f 2>&1)
+	check_eq "--remount-ro: flags" "ro,nosuid,nodev" "$(mflags /mnt "$out")"
+	check_eq "--remount-ro: write fails" "errno=EROFS" "$(get write:/mnt/f "$out")"
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --remount-ro /mnt "$PROBE" mountinfo /mnt 2>&1)
+	check_eq "--remount-ro on a tmpfs" "ro,nosuid,nodev" "$(mflags /mnt "$out")"
+}
+for_each_mode test_remount_ro
+
+# Mount points made for binds: directories 0755, files 0444 (seen after unmounting).
+test_mountpoint_modes() {
+	local w out
+	w=$(mkwork mp)
+	chmod 0600 "$w/file"
+	chmod 0700 "$w/dir"
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --ro-bind "$w/file" /mnt/f --ro-bind "$w/dir" /mnt/d \
+		--cap-add CAP_SYS_ADMIN "$PROBE" stat /mnt/f stat /mnt/d umount /mnt/f umount /mnt/d \
+		stat /mnt/f stat /mnt/d 2>&1)
+	check_match "file bind shows the source mode" '^stat:/mnt/f=file mode=0600' "$out"
+	check_eq "unmounted" "ok ok" "$(get umount:/mnt/f "$out") $(get umount:/mnt/d "$out")"
+	check_eq "file mount point is mode 0444" "file mode=0444" \
+		"$(printf '%s\n' "$out" | grep '^stat:/mnt/f=' | tail -n1 | sed 's/^stat:[^=]*=//;s/ uid.*//')"
+	check_eq "directory mount point is mode 0755" "dir mode=0755" \
+		"$(printf '%s\n' "$out" | grep '^stat:/mnt/d=' | tail -n1 | sed 's/^stat:[^=]*=//;s/ uid.*//')"
+}
+for_each_mode test_mountpoint_modes
+
+test_symlink_dest() {
+	local w out
+	w=$(mkwork link)
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --dir /mnt/real --symlink real /mnt/rel \
+		--ro-bind "$w" /mnt/rel/x "$PROBE" mountinfo /mnt/real/x ls /mnt/real/x 2>&1)
+	check_eq "relative symlink in the destination: followed in the sandbox" "/mnt/real/x" \
+		"$(mpoint /mnt/real/x "$out")"
+	check_eq "relative symlink: source visible" "dir file" "$(get ls:/mnt/real/x "$out")"
+	# An absolute link must resolve against the sandbox root, not the host or staging root.
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --dir /mnt/real --symlink /mnt/real /mnt/abs \
+		--ro-bind "$w" /mnt/abs "$PROBE" mountinfo /mnt/real ls /mnt/real 2>&1)
+	check_eq "absolute symlink in the destination: resolved inside the sandbox" "/mnt/real" \
+		"$(mpoint /mnt/real "$out")"
+	check_eq "absolute symlink: source visible" "dir file" "$(get ls:/mnt/real "$out")"
+}
+for_each_mode test_symlink_dest
+
+# The probe lives under $TMP in /tmp, so these cases bind it to /pbin in an empty root.
+test_staging_invisible() {
+	local w out p=/pbin/nsrun-probe
+	w=$(mkwork stage)
+	out=$(nsrun --ro-bind "$BIN" /pbin --bind "$w" /tmp $p ls /tmp stat /tmp/newroot stat /tmp/oldroot 2>&1)
+	check_eq "--bind DIR /tmp: only DIR's entries" "dir file" "$(get ls:/tmp "$out")"
+	check_eq "--bind DIR /tmp: no /tmp/newroot" "errno=ENOENT" "$(get stat:/tmp/newroot "$out")"
+	check_eq "--bind DIR /tmp: no /tmp/oldroot" "errno=ENOENT" "$(get stat:/tmp/oldroot "$out")"
+	out=$(nsrun --ro-bind "$BIN" /pbin --bind "$w" /tmp --bind "$w/dir" /tmp/dir/sub $p ls /tmp 2>&1)
+	check_eq "binds inside /tmp: nothing extra" "dir file" "$(get ls:/tmp "$out")"
+	out=$(nsrun --ro-bind "$BIN" /pbin --tmpfs /tmp $p ls /tmp 2>&1)
+	check_eq "--tmpfs /tmp: empty" "ls:/tmp=" "$out"
+	out=$(nsrun --ro-bind "$BIN" /pbin $p ls / 2>&1)
+	check_eq "the root holds only what the options create" "ls:/=pbin" "$out"
+	out=$(nsrun --ro-bind / / "$PROBE" stat /tmp/newroot stat /tmp/oldroot stat /oldroot stat /newroot 2>&1)
+	check_nomatch "--ro-bind / /: no staging directories" '=(dir|file)' "$out"
+}
+for_each_mode test_staging_invisible
+
+done_testing

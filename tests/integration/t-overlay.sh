@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-overlay.sh: --overlay-src with --overlay, --tmp-overlay and --ro-overlay (layer
+# order, where writes go, read-only), as root and unprivileged, and their errors.
+# bwrap has these from 0.11.0 on; Debian's 0.8.0 does not.
+. "$top_srcdir/tests/integration/lib.sh"
+need_ns
+
+get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
+mfield() { get "mountinfo:$2" "$3" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+L1="$TMP/lower1"
+L2="$TMP/lower2"
+mkdir -p "$L1/d" "$L2"
+echo one >"$L1/only1"
+echo bottom >"$L1/both"
+echo two >"$L2/only2"
+echo top >"$L2/both"
+chmod -R a+rX "$L1" "$L2"
+# Copy-up keeps the owner, so the unprivileged user can only copy up a file it owns
+# (root's files show as the overflow uid, and copying them up fails with EOVERFLOW).
+echo mine >"$L1/mine"
+chown $UNPRIV_UID:$UNPRIV_GID "$L1/mine"
+
+setup_work() {
+	W="$TMP/ov-$MODE"
+	rm -rf "$W"
+	mkdir -p "$W/upper" "$W/work"
+	echo upper >"$W/upper/fromupper"
+	[ "$MODE" = unpriv ] && chown -R $UNPRIV_UID:$UNPRIV_GID "$W"
+}
+
+test_tmp_overlay() {
+	local out
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --overlay-src "$L1" --overlay-src "$L2" --tmp-overlay /mnt/o \
+		"$PROBE" ls /mnt/o cat /mnt/o/both mountinfo /mnt/o write /mnt/o/new write /mnt/o/mine \
+		cat /mnt/o/mine ls / 2>&1)
+	check_eq "--tmp-overlay: union of the layers" "both d mine only1 only2" "$(get ls:/mnt/o "$out")"
+	check_eq "--tmp-overlay: the last --overlay-src is on top" 'top\n' "$(get cat:/mnt/o/both "$out")"
+	check_eq "--tmp-overlay: an overlay mount" overlay "$(mfield fstype /mnt/o "$out")"
+	check_eq "--tmp-overlay: writable" ok "$(get write:/mnt/o/new "$out")"
+	check_eq "--tmp-overlay: copy-up of a lower file" 'probe\n' "$(get cat:/mnt/o/mine "$out")"
+	check "--tmp-overlay: lower layers unchanged" test ! -e "$L1/new" -a "$(cat "$L1/mine")" = mine
+	check_eq "--tmp-overlay: upper and work dirs not visible in the sandbox" \
+		"$("$PROBE" ls / | sed 's/^ls:\/=//')" "$(get ls:/ "$out")"
+	out=$(nsrun --ro-bind / / --overlay-src "$L1" --tmp-overlay /mnt "$PROBE" ls /mnt 2>&1)
+	check_eq "--tmp-overlay with one layer" "both d mine only1" "$(get ls:/mnt "$out")"
+}
+for_each_mode test_tmp_overlay
+
+test_overlay() {
+	local out
+	setup_work
+	out=$(nsrun --ro-bind / / --overlay-src "$L1" --overlay-src "$L2" --overlay "$W/upper" "$W/work" /mnt \
+		"$PROBE" ls /mnt cat /mnt/both write /mnt/new unlink /mnt/only2 2>&1)
+	check_eq "--overlay: layers and upper" "both d fromupper mine only1 only2" "$(get ls:/mnt "$out")"
+	check_eq "--overlay: top lower layer wins" 'top\n' "$(get cat:/mnt/both "$out")"
+	check_eq "--overlay: write ok" ok "$(get write:/mnt/new "$out")"
+	check "--overlay: writes land in the upper dir" test -f "$W/upper/new"
+	check_eq "--overlay: unlink of a lower file" ok "$(get unlink:/mnt/only2 "$out")"
+	check "--overlay: unlink leaves a whiteout, not a host change" test -e "$L2/only2"
+}
+for_each_mode test_overlay
+
+test_ro_overlay() {
+	local out
+	out=$(nsrun --ro-bind / / --overlay-src "$L1" --overlay-src "$L2" --ro-overlay /mnt \
+		"$PROBE" ls /mnt mountinfo /mnt statfs /mnt write /mnt/new 2>&1)
+	check_eq "--ro-overlay: union" "both d mine only1 only2" "$(get ls:/mnt "$out")"
+	check_eq "--ro-overlay: an overlay" overlay "$(mfield fstype /mnt "$out")"
+	check_match "--ro-overlay: read-only file system" 'flags=ro' "$(get statfs:/mnt "$out")"
+	check_eq "--ro-overlay: not writable" errno=EROFS "$(get write:/mnt/new "$out")"
+}
+for_each_mode test_ro_overlay
+
+err_case() {
+	local desc=$1 want=$2 out rc
+	shift 2
+	out=$(bwrap_nsrun --ro-bind / / "$@" 2>&1)
+	rc=$?
+	check_eq "$desc: exit 1" 1 "$rc"
+	check_eq "$desc: message" "$want" "$out"
+}
+
+test_errors() {
+	setup_work
+	err_case "--overlay without sources" "bwrap: --overlay requires at least one --overlay-src" \
+		--overlay "$W/upper" "$W/work" /mnt "$PROBE" pid
+	err_case "--tmp-overlay without sources" "bwrap: --tmp-overlay requires at least one --overlay-src" \
+		--tmp-overlay /mnt "$PROBE" pid
+	err_case "--ro-overlay with one source" "bwrap: --ro-overlay requires at least two --overlay-src" \
+		--overlay-src "$L1" --ro-overlay /mnt "$PROBE" pid
+	err_case "--overlay-src followed by another option" \
+		"bwrap: --overlay-src must be followed by another --overlay-src or one of --overlay, --tmp-overlay, or --ro-overlay" \
+		--overlay-src "$L1" --dir /x "$PROBE" pid
+	err_case "--overlay-src before the command" \
+		"bwrap: --overlay-src must be followed by another --overlay-src or one of --overlay, --tmp-overlay, or --ro-overlay" \
+		--overlay-src "$L1" "$PROBE" pid
+	out=$(bwrap_nsrun --ro-bind / / --overlay-src /nonexistent-layer --tmp-overlay /mnt "$PROBE" pid 2>&1)
+	check_eq "missing layer: exit 1" 1 $?
+	check_match "missing layer: message names it" '^bwrap: .*/nonexistent-layer' "$out"
+}
+for_each_mode test_errors
+
+done_testing

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-seccomp.sh: --seccomp and --add-seccomp-fd load compiled cBPF (made by the
+# seccomp-deny helper) into the payload, stacked in order, and bwrap's errors for bad
+# fds, bad data and mixing the two options, all with exit 1 and no command run.
+. "$top_srcdir/tests/integration/lib.sh"
+need_ns
+
+get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
+
+DENY=${NSRUN_HELPERS:-$(dirname "$NSRUN_PROBE")}/seccomp-deny
+[ -x "$DENY" ] || skip_all "seccomp-deny helper not built"
+F1="$TMP/deny-getpriority.bpf"
+F2="$TMP/deny-umask.bpf"
+"$DENY" getpriority >"$F1" && "$DENY" umask >"$F2" || skip_all "seccomp-deny failed"
+head -c 7 /dev/zero >"$TMP/seven"
+
+test_filters() {
+	local out
+	out=$(nsrun --ro-bind / / --seccomp 3 "$PROBE" syscall getpriority syscall umask caps 3<"$F1" 2>&1)
+	check_eq "--seccomp: denied syscall gets EPERM" errno=EPERM "$(get syscall:getpriority "$out")"
+	check_eq "--seccomp: other syscalls allowed" ok "$(get syscall:umask "$out")"
+	check_eq "--seccomp: payload is in filter mode" 2 "$(get Seccomp "$out")"
+	out=$(nsrun --ro-bind / / --add-seccomp-fd 3 --add-seccomp-fd 4 "$PROBE" syscall getpriority \
+		syscall umask syscall sync 3<"$F1" 4<"$F2" 2>&1)
+	check_eq "--add-seccomp-fd x2: first filter applies" errno=EPERM "$(get syscall:getpriority "$out")"
+	check_eq "--add-seccomp-fd x2: second filter applies" errno=EPERM "$(get syscall:umask "$out")"
+	check_eq "--add-seccomp-fd x2: the rest allowed" ok "$(get syscall:sync "$out")"
+	out=$(nsrun --ro-bind / / --unshare-pid --seccomp 3 "$PROBE" syscall getpriority pid 3<"$F1" 2>&1)
+	check_eq "--seccomp with a reaper" "$(printf 'syscall:getpriority=errno=EPERM\npid=2')" "$out"
+	out=$(nsrun --ro-bind / / --seccomp 3 --seccomp 4 "$PROBE" syscall getpriority syscall umask \
+		3<"$F1" 4<"$F2" 2>"$TMP/err")
+	check_eq "--seccomp twice: only the last counts" \
+		"$(printf 'syscall:getpriority=ok\nsyscall:umask=errno=EPERM')" "$out"
+	check_eq "--seccomp twice: warning" "bwrap: Only the last --seccomp option will take effect" \
+		"$(sed 's/^nsrun:/bwrap:/' "$TMP/err")"
+	out=$(nsrun --ro-bind / / "$PROBE" caps 2>&1)
+	check_eq "no filter by default" 0 "$(get Seccomp "$out")"
+}
+for_each_mode test_filters
+
+# err_case DESC EXPECTED ARGS...: exit 1, exact stderr, command not run.
+err_case() {
+	local desc=$1 want=$2 out rc w="$TMP/sc-$MODE"
+	shift 2
+	mkdir -p "$w"
+	[ "$MODE" = unpriv ] && chown $UNPRIV_UID "$w"
+	rm -f "$w/marker"
+	out=$(bwrap_nsrun --ro-bind / / --bind "$w" "$w" "$@" "$PROBE" write "$w/marker" 2>&1 \
+		3<"$F1" 4<"$F2" 5<"$TMP/seven")
+	rc=$?
+	check_eq "$desc: exit 1" 1 "$rc"
+	if [ "${want%: }" != "$want" ]; then
+		check_match "$desc: message" "^$want" "$out"
+	else
+		check_eq "$desc: message" "$want" "$out"
+	fi
+	check "$desc: command not run" test ! -e "$w/marker"
+}
+
+test_errors() {
+	err_case "--seccomp -1" "bwrap: Invalid fd: -1" --seccomp -1
+	err_case "--seccomp 0a" "bwrap: Invalid fd: 0a" --seccomp 0a
+	err_case "--add-seccomp-fd -1" "bwrap: Invalid fd: -1" --add-seccomp-fd -1
+	err_case "--add-seccomp-fd 0a" "bwrap: Invalid fd: 0a" --add-seccomp-fd 0a
+	err_case "--add-seccomp-fd then --seccomp" "bwrap: --seccomp cannot be combined with --add-seccomp-fd" \
+		--add-seccomp-fd 3 --seccomp 4
+	err_case "--seccomp then --add-seccomp-fd" "bwrap: --add-seccomp-fd cannot be combined with --seccomp" \
+		--seccomp 3 --add-seccomp-fd 4
+	err_case "--seccomp from a closed fd" "bwrap: Can't read seccomp data: " --seccomp 9
+	err_case "--add-seccomp-fd from a closed fd" "bwrap: Can't read seccomp data: " --add-seccomp-fd 9
+	err_case "--seccomp of 7 bytes" "bwrap: Invalid seccomp data, must be multiple of 8" --seccomp 5
+	err_case "--add-seccomp-fd of 7 bytes" "bwrap: Invalid seccomp data, must be multiple of 8" --add-seccomp-fd 5
+}
+for_each_mode test_errors
+
+done_testing
