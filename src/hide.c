@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * hide.c: plans and applies --overlay-hide / --overlay-allow. The planner sees the
- * sandbox only through struct hide_fs; hide_apply() backs it with the new root and then,
- * per directory, fills a whiteout layer on the staging tmpfs and stacks one read-only
- * overlay on the directory. Nothing on the host is created or changed, and a failure
- * always stops the sandbox: no command runs with an entry that was meant to be hidden.
+ * hide.c: carries out a hide plan (hide-plan.c) in the root being built. Per directory,
+ * a layer on the staging tmpfs either holds whiteouts under a read-only overlay, or holds
+ * only the kept entries (each bound from the original) and replaces the directory as a
+ * read-only bind. Nothing on the host is created or changed, and a failure always stops
+ * the sandbox: no command runs with an entry that was meant to be hidden.
  */
 #include "config.h"
 
@@ -13,401 +13,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "macros.h"
+#include "mount.h"
 #include "syscall.h"
 #include "util.h"
-
-#define MAX_SYMLINKS 40
-
-/* A growable, counted string vector (strv_push is quadratic; the bench hides 1000 names). */
-struct names {
-	char **v;
-	size_t n, cap;
-};
-
-static void names_add(struct names *s, const char *name)
-{
-	if (s->n + 1 >= s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 8;
-		s->v = xrealloc(s->v, s->cap * sizeof(char *));
-	}
-	s->v[s->n++] = xstrdup(name);
-	s->v[s->n] = NULL;
-}
-
-static void names_free(struct names *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	*s = (struct names){ 0 };
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void names_sort_unique(struct names *s)
-{
-	size_t j = 0;
-
-	if (s->n == 0)
-		return;
-	qsort(s->v, s->n, sizeof(char *), cmp_str);
-	for (size_t i = 1; i < s->n; i++) {
-		if (strcmp(s->v[i], s->v[j]) == 0)
-			free(s->v[i]);
-		else
-			s->v[++j] = s->v[i];
-	}
-	s->n = j + 1;
-	s->v[s->n] = NULL;
-}
-
-static bool names_has(const struct names *s, const char *name)
-{
-	return s->n && bsearch(&name, s->v, s->n, sizeof(char *), cmp_str);
-}
-
-static bool is_glob(const char *pat)
-{
-	return strpbrk(pat, "*?[\\") != NULL;
-}
-
-static bool glob_any(const struct names *globs, const char *name)
-{
-	for (size_t i = 0; i < globs->n; i++)
-		if (fnmatch(globs->v[i], name, FNM_PERIOD) == 0)
-			return true;
-	return false;
-}
-
-/* One directory the rules touch. Literal rules are looked up with bsearch, globs scanned. */
-struct pdir {
-	char *dir;
-	bool allowlist;
-	struct names allow_lit, allow_glob;
-	struct names hide_always; /* PATH form literals: whited out even when absent */
-	struct names hide_present; /* NAME form literals, checked present */
-	struct names hide_glob;
-	struct names list; /* read only when allowlist or hide_glob need it */
-};
-
-struct planner {
-	const struct hide_fs *fs;
-	struct pdir *dirs;
-	size_t n_dirs;
-	char **path_dirs; /* canonical, existing, unique PATH directories */
-	size_t n_path_dirs;
-	struct names *path_lists;    /* listings of path_dirs, read when many names probe them */
-	bool list_path_dirs;
-	char *last_raw, *last_canon; /* consecutive PATH-form rules mostly share a parent */
-};
-
-/* Whether NAME form literal name exists in PATH directory i: one lstat per name, or one
- * listing per directory when many names ask (the bench hides 1000). */
-static bool path_dir_has(struct planner *p, size_t i, const char *name)
-{
-	_cleanup_free_ char *target = NULL;
-	char **v = NULL;
-
-	if (!p->list_path_dirs)
-		return p->fs->read_link(p->fs->ctx, p->path_dirs[i], name, &target) != -ENOENT;
-	if (!p->path_lists[i].v) {
-		if (p->fs->list_dir(p->fs->ctx, p->path_dirs[i], &v) < 0)
-			v = NULL;
-		for (size_t j = 0; v && v[j]; j++)
-			names_add(&p->path_lists[i], v[j]);
-		strv_free(v);
-		if (!p->path_lists[i].v)
-			names_add(&p->path_lists[i], "."); /* listed; never a real name */
-		names_sort_unique(&p->path_lists[i]);
-	}
-	return names_has(&p->path_lists[i], name);
-}
-
-static struct pdir *find_dir(struct planner *p, const char *dir)
-{
-	for (size_t i = 0; i < p->n_dirs; i++)
-		if (strcmp(p->dirs[i].dir, dir) == 0)
-			return &p->dirs[i];
-	return NULL;
-}
-
-static struct pdir *get_dir(struct planner *p, const char *dir)
-{
-	struct pdir *d = find_dir(p, dir);
-
-	if (!d) {
-		d = xappend(&p->dirs, &p->n_dirs, sizeof(*d));
-		d->dir = xstrdup(dir);
-	}
-	return d;
-}
-
-static void resolve_path_dirs(struct planner *p, const char *path_env)
-{
-	_cleanup_free_ char *copy = xstrdup(path_env ? path_env : HIDE_DEFAULT_PATH);
-	char *save = NULL;
-
-	/* Relative and empty entries name no fixed directory of the sandbox: skipped. */
-	for (char *e = strtok_r(copy, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
-		char *canon = NULL;
-		bool dup = false;
-
-		if (e[0] != '/' || p->fs->resolve_dir(p->fs->ctx, e, &canon) < 0)
-			continue;
-		for (size_t i = 0; i < p->n_path_dirs && !dup; i++)
-			dup = strcmp(p->path_dirs[i], canon) == 0;
-		if (dup) {
-			free(canon);
-			continue;
-		}
-		p->path_dirs = xrealloc(p->path_dirs, (p->n_path_dirs + 1) * sizeof(char *));
-		p->path_dirs[p->n_path_dirs++] = canon;
-	}
-}
-
-static void add_rule(struct pdir *d, const char *pat, bool allow, bool path_form)
-{
-	if (allow) {
-		d->allowlist = true;
-		names_add(is_glob(pat) ? &d->allow_glob : &d->allow_lit, pat);
-	} else if (is_glob(pat)) {
-		names_add(&d->hide_glob, pat);
-	} else {
-		names_add(path_form ? &d->hide_always : &d->hide_present, pat);
-	}
-}
-
-/* Splits one --overlay-hide/--overlay-allow argument and records it in its directories. */
-static int add_arg(struct planner *p, const char *arg, bool allow, struct nsrun_error *err)
-{
-	const char *opt = allow ? "--overlay-allow" : "--overlay-hide";
-	_cleanup_free_ char *copy = xstrdup(arg);
-	_cleanup_free_ char *canon = NULL;
-	char *slash, *base;
-	size_t len = strlen(copy);
-	int r;
-
-	while (len > 1 && copy[len - 1] == '/')
-		copy[--len] = '\0';
-	slash = strrchr(copy, '/');
-	base = slash ? slash + 1 : copy;
-	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-		return error_set(err, 0, "%s: '%s' does not name a directory entry", opt, arg);
-	if (!slash) {
-		for (size_t i = 0; i < p->n_path_dirs; i++) {
-			/* Most PATH directories lack a given name: leave those alone. */
-			if (!allow && !is_glob(base) && !path_dir_has(p, i, base))
-				continue;
-			add_rule(get_dir(p, p->path_dirs[i]), base, allow, false);
-		}
-		return 0;
-	}
-	if (copy[0] != '/')
-		return error_set(err, 0, "%s: '%s' must be an absolute path or a name without '/'",
-				 opt, arg);
-	*slash = '\0';
-	if (p->last_raw && strcmp(p->last_raw, slash == copy ? "/" : copy) == 0) {
-		add_rule(get_dir(p, p->last_canon), base, allow, true);
-		return 0;
-	}
-	r = p->fs->resolve_dir(p->fs->ctx, slash == copy ? "/" : copy, &canon);
-	if (r < 0)
-		return error_set(err, -r, "%s: directory '%s' of '%s' in the sandbox", opt,
-				 slash == copy ? "/" : copy, arg);
-	add_rule(get_dir(p, canon), base, allow, true);
-	free(p->last_raw);
-	free(p->last_canon);
-	p->last_raw = xstrdup(slash == copy ? "/" : copy);
-	p->last_canon = TAKE_PTR(canon);
-	return 0;
-}
-
-static bool is_allowed(const struct pdir *d, const char *name)
-{
-	return names_has(&d->allow_lit, name) || glob_any(&d->allow_glob, name);
-}
-
-/* Keeps every link of the chain dir/name -> ... visible where it passes through a planned
- * directory, so allowing "sh" does not leave a dangling link to a hidden "dash". */
-static void allow_link_chain(struct planner *p, const char *dir, const char *name)
-{
-	_cleanup_free_ char *cur_dir = xstrdup(dir), *cur = xstrdup(name);
-
-	for (int hop = 0; hop < MAX_SYMLINKS; hop++) {
-		_cleanup_free_ char *target = NULL, *full = NULL, *canon = NULL;
-		struct pdir *t;
-		char *slash;
-		size_t len;
-
-		if (p->fs->read_link(p->fs->ctx, cur_dir, cur, &target) < 0)
-			return;
-		full = target[0] == '/' ? xstrdup(target) : path_join(cur_dir, target);
-		len = strlen(full);
-		while (len > 1 && full[len - 1] == '/')
-			full[--len] = '\0';
-		slash = strrchr(full, '/');
-		if (!slash[1] || strcmp(slash + 1, ".") == 0 || strcmp(slash + 1, "..") == 0)
-			return;
-		*slash = '\0';
-		if (p->fs->resolve_dir(p->fs->ctx, slash == full ? "/" : full, &canon) < 0)
-			return;
-		t = find_dir(p, canon);
-		if (t && !is_allowed(t, slash + 1)) {
-			names_add(&t->allow_lit, slash + 1);
-			names_sort_unique(&t->allow_lit);
-		}
-		free(cur_dir);
-		free(cur);
-		cur_dir = TAKE_PTR(canon);
-		cur = xstrdup(slash + 1);
-	}
-}
-
-static int list_dirs(struct planner *p, struct nsrun_error *err)
-{
-	for (size_t i = 0; i < p->n_dirs; i++) {
-		struct pdir *d = &p->dirs[i];
-		char **v = NULL;
-		int r = 0;
-
-		if (d->allowlist || d->hide_glob.n)
-			r = p->fs->list_dir(p->fs->ctx, d->dir, &v);
-		if (r < 0)
-			return error_set(err, -r, "--overlay-hide: list '%s' in the sandbox", d->dir);
-		for (size_t j = 0; v && v[j]; j++)
-			names_add(&d->list, v[j]);
-		strv_free(v);
-		names_sort_unique(&d->list);
-		names_sort_unique(&d->allow_lit);
-		names_sort_unique(&d->hide_always);
-		names_sort_unique(&d->hide_present);
-	}
-	return 0;
-}
-
-static void finish_dir(struct pdir *d, struct hide_plan *plan)
-{
-	struct names out = { 0 };
-	struct hide_dir *hd;
-
-	for (size_t i = 0; i < d->list.n; i++) {
-		const char *n = d->list.v[i];
-
-		if ((d->allowlist || glob_any(&d->hide_glob, n)) && !is_allowed(d, n))
-			names_add(&out, n);
-	}
-	for (size_t i = 0; i < d->hide_always.n; i++)
-		if (!is_allowed(d, d->hide_always.v[i]))
-			names_add(&out, d->hide_always.v[i]);
-	for (size_t i = 0; i < d->hide_present.n; i++)
-		if (!is_allowed(d, d->hide_present.v[i]))
-			names_add(&out, d->hide_present.v[i]);
-	if (out.n == 0)
-		return;
-	names_sort_unique(&out);
-	hd = xappend(&plan->dirs, &plan->n_dirs, sizeof(*hd));
-	hd->dir = xstrdup(d->dir);
-	hd->names = out.v;
-	hd->n_names = out.n;
-}
-
-static void planner_free(struct planner *p)
-{
-	for (size_t i = 0; i < p->n_dirs; i++) {
-		struct pdir *d = &p->dirs[i];
-
-		free(d->dir);
-		names_free(&d->allow_lit);
-		names_free(&d->allow_glob);
-		names_free(&d->hide_always);
-		names_free(&d->hide_present);
-		names_free(&d->hide_glob);
-		names_free(&d->list);
-	}
-	free(p->dirs);
-	for (size_t i = 0; i < p->n_path_dirs; i++) {
-		free(p->path_dirs[i]);
-		names_free(&p->path_lists[i]);
-	}
-	free(p->path_dirs);
-	free(p->path_lists);
-	free(p->last_raw);
-	free(p->last_canon);
-}
-
-static int cmp_hide_dir(const void *a, const void *b)
-{
-	return strcmp(((const struct hide_dir *)a)->dir, ((const struct hide_dir *)b)->dir);
-}
-
-int hide_plan_build(const struct hide_config *cfg, const char *path_env, const struct hide_fs *fs,
-		    struct hide_plan *ret, struct nsrun_error *err)
-{
-	struct planner p = { .fs = fs };
-	int r = 0;
-
-	*ret = (struct hide_plan){ 0 };
-	resolve_path_dirs(&p, path_env);
-	p.path_lists = xcalloc(p.n_path_dirs + 1, sizeof(*p.path_lists));
-	p.list_path_dirs = strv_length(cfg->hide) > 16;
-	for (size_t i = 0; cfg->hide && cfg->hide[i] && r == 0; i++)
-		r = add_arg(&p, cfg->hide[i], false, err);
-	for (size_t i = 0; cfg->allow && cfg->allow[i] && r == 0; i++)
-		r = add_arg(&p, cfg->allow[i], true, err);
-	if (r == 0)
-		r = list_dirs(&p, err);
-	if (r == 0) {
-		for (size_t i = 0; i < p.n_dirs; i++)
-			for (size_t j = 0; j < p.dirs[i].list.n; j++)
-				if (is_allowed(&p.dirs[i], p.dirs[i].list.v[j]))
-					allow_link_chain(&p, p.dirs[i].dir, p.dirs[i].list.v[j]);
-		for (size_t i = 0; i < p.n_dirs; i++)
-			finish_dir(&p.dirs[i], ret);
-		if (ret->n_dirs)
-			qsort(ret->dirs, ret->n_dirs, sizeof(*ret->dirs), cmp_hide_dir);
-	}
-	planner_free(&p);
-	if (r < 0)
-		hide_plan_free(ret);
-	return r;
-}
-
-void hide_plan_free(struct hide_plan *plan)
-{
-	for (size_t i = 0; i < plan->n_dirs; i++) {
-		free(plan->dirs[i].dir);
-		strv_free(plan->dirs[i].names);
-	}
-	free(plan->dirs);
-	*plan = (struct hide_plan){ 0 };
-}
-
-char *hide_escape_layer(const char *path)
-{
-	char *out = xmalloc(2 * strlen(path) + 1), *o = out;
-
-	for (const char *s = path; *s; s++) {
-		if (*s == '\\' || *s == ':' || *s == ',')
-			*o++ = '\\';
-		*o++ = *s;
-	}
-	*o = '\0';
-	return out;
-}
 
 /* ---- the sandbox's tree, seen through the root fd ---- */
 
@@ -458,7 +77,7 @@ static int root_resolve_dir(void *ctx, const char *path, char **ret)
 			free(next);
 			if (n < 0)
 				return -errno;
-			if (++links > MAX_SYMLINKS)
+			if (++links > HIDE_MAX_SYMLINKS)
 				return -ELOOP;
 			target[n] = '\0';
 			if (target[0] == '/')
@@ -480,11 +99,13 @@ static int root_resolve_dir(void *ctx, const char *path, char **ret)
 	return 0;
 }
 
+/* Names are gathered in one buffer and packed: no allocation per entry (/usr/bin: 1300). */
 static int root_list_dir(void *ctx, const char *dir, char ***ret)
 {
 	int root_fd = *(int *)ctx;
 	int fd = openat(root_fd, rel(dir), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	struct names out = { 0 };
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, cap = 0, n = 0;
 	struct dirent *de;
 	DIR *d;
 
@@ -497,27 +118,32 @@ static int root_list_dir(void *ctx, const char *dir, char ***ret)
 		close(fd);
 		return r;
 	}
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-			names_add(&out, de->d_name);
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name) + 1;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (len + l > cap) {
+			cap = cap ? 2 * cap : 16384;
+			buf = xrealloc(buf, cap);
+		}
+		memcpy(buf + len, de->d_name, l);
+		len += l;
+		n++;
+	}
 	closedir(d);
-	*ret = out.v ? out.v : xcalloc(1, sizeof(char *));
+	*ret = hide_pack_names(buf, len, n);
 	return 0;
 }
 
+/* readlinkat answers EINVAL for an entry that is not a symlink, as hide_fs wants. */
 static int root_read_link(void *ctx, const char *dir, const char *name, char **ret)
 {
 	int root_fd = *(int *)ctx;
 	_cleanup_free_ char *path = path_join(rel(dir), name);
 	char target[PATH_MAX];
-	struct stat st;
-	ssize_t n;
+	ssize_t n = readlinkat(root_fd, path, target, sizeof(target) - 1);
 
-	if (fstatat(root_fd, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -errno;
-	if (!S_ISLNK(st.st_mode))
-		return -EINVAL;
-	n = readlinkat(root_fd, path, target, sizeof(target) - 1);
 	if (n < 0)
 		return -errno;
 	target[n] = '\0';
@@ -621,7 +247,8 @@ static int check_submounts(int dfd, const char *view_path, const struct hide_dir
 
 			if (sys_statmount(&sreq, sm, 16384, 0) < 0 ||
 			    !(sm->mask & NSRUN_STATMOUNT_MNT_POINT))
-				return error_set(err, errno, "--overlay-hide: inspect mounts below '%s'",
+				return error_set(err, errno,
+						 "--overlay-hide: inspect mounts below '%s'",
 						 hd->dir);
 			first = below(view_path, sm->str + sm->mnt_point, name, sizeof(name));
 			if (first)
@@ -632,50 +259,121 @@ static int check_submounts(int dfd, const char *view_path, const struct hide_dir
 	return 0;
 }
 
-/* The top layer: one char 0:0 per name. The overlay's root takes its owner, mode and times
- * from the top layer, so they are copied from the directory (owner only where mapped). */
-static int make_whiteouts(const struct hide_dir *hd, const struct stat *st, const char *ws,
-			  const struct hide_env *env, struct nsrun_error *err)
+/* ---- the layer on the staging tmpfs ---- */
+
+static int layer_open(const struct hide_env *env, const char *ws, int *ret, struct nsrun_error *err)
 {
-	_cleanup_close_ int wfd = -1;
+	if (mkdirat(env->staging_fd, ws, 0700) < 0)
+		return error_set(err, errno, "--overlay-hide: create '%s/%s'", env->staging_path,
+				 ws);
+	*ret = openat(env->staging_fd, ws, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*ret < 0)
+		return error_set(err, errno, "--overlay-hide: open '%s/%s'", env->staging_path, ws);
+	return 0;
+}
+
+/* The hidden directory shows the layer's owner, mode and times, so they are copied from
+ * the original (the owner only where it is mapped) once the layer is filled. */
+static int layer_finish(int wfd, const struct stat *st, const char *ws, const struct hide_env *env,
+			struct nsrun_error *err)
+{
 	struct timespec times[2] = { st->st_atim, st->st_mtim };
 
-	if (mkdirat(env->staging_fd, ws, 0700) < 0)
-		return error_set(err, errno, "--overlay-hide: create '%s/%s'", env->staging_path, ws);
-	wfd = openat(env->staging_fd, ws, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (wfd < 0)
-		return error_set(err, errno, "--overlay-hide: open '%s/%s'", env->staging_path, ws);
-	for (size_t i = 0; i < hd->n_names; i++) {
-		if (mknodat(wfd, hd->names[i], S_IFCHR | 0000, makedev(0, 0)) == 0)
-			continue;
-		if (errno == EPERM)
-			return error_set(err, errno,
-					 "--overlay-hide: create a whiteout for '%s' in '%s' (whiteouts "
-					 "in a user namespace need Linux 5.8)",
-					 hd->names[i], hd->dir);
-		return error_set(err, errno, "--overlay-hide: create a whiteout for '%s' in '%s'",
-				 hd->names[i], hd->dir);
-	}
 	if (fchown(wfd, st->st_uid, st->st_gid) < 0 && errno != EPERM && errno != EINVAL)
-		return error_set(err, errno, "--overlay-hide: chown '%s/%s'", env->staging_path, ws);
+		return error_set(err, errno, "--overlay-hide: chown '%s/%s'", env->staging_path,
+				 ws);
 	if (fchmod(wfd, st->st_mode & 07777) < 0 || futimens(wfd, times) < 0)
 		return error_set(err, errno, "--overlay-hide: set attributes of '%s/%s'",
 				 env->staging_path, ws);
 	return 0;
 }
 
-/* The overlay keeps the directory's nosuid/nodev/noexec/atime flags, so hiding never
- * re-enables setuid binaries or device nodes. */
-static unsigned mount_attrs(unsigned long st_flags)
+static int make_whiteouts(const struct hide_dir *hd, int wfd, struct nsrun_error *err)
 {
-	unsigned attr = MOUNT_ATTR_RDONLY;
+	for (size_t i = 0; i < hd->n_names; i++) {
+		if (mknodat(wfd, hd->names[i], S_IFCHR | 0000, makedev(0, 0)) == 0)
+			continue;
+		if (errno == EPERM)
+			return error_set(
+				err, errno,
+				"--overlay-hide: create a whiteout for '%s' in '%s' (whiteouts "
+				"in a user namespace need Linux 5.8)",
+				hd->names[i], hd->dir);
+		return error_set(err, errno, "--overlay-hide: create a whiteout for '%s' in '%s'",
+				 hd->names[i], hd->dir);
+	}
+	return 0;
+}
 
-	if (st_flags & ST_NOSUID)
-		attr |= MOUNT_ATTR_NOSUID;
-	if (st_flags & ST_NODEV)
-		attr |= MOUNT_ATTR_NODEV;
-	if (st_flags & ST_NOEXEC)
-		attr |= MOUNT_ATTR_NOEXEC;
+/* A bind cannot sit on a symlink, so a kept symlink is recreated with its target text. */
+static int keep_symlink(int src, int wfd, const char *name, const struct stat *st,
+			const struct hide_dir *hd, struct nsrun_error *err)
+{
+	struct timespec times[2] = { st->st_atim, st->st_mtim };
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(src, "", target, sizeof(target) - 1);
+
+	if (n < 0)
+		return error_set(err, errno, "--overlay-allow: read the symlink '%s' in '%s'", name,
+				 hd->dir);
+	target[n] = '\0';
+	if (symlinkat(target, wfd, name) < 0)
+		return error_set(err, errno, "--overlay-allow: copy the symlink '%s' of '%s'", name,
+				 hd->dir);
+	if (fchownat(wfd, name, st->st_uid, st->st_gid, AT_SYMLINK_NOFOLLOW) < 0 &&
+	    errno != EPERM && errno != EINVAL)
+		return error_set(err, errno, "--overlay-allow: chown the copy of '%s'", name);
+	if (utimensat(wfd, name, times, AT_SYMLINK_NOFOLLOW) < 0)
+		return error_set(err, errno, "--overlay-allow: set the times of the copy of '%s'",
+				 name);
+	return 0;
+}
+
+/* Any other entry gets a placeholder of its kind (a directory or an empty file) with the
+ * real entry bound on it, so owner, mode, times and contents are the original's. */
+static int keep_entry(int dfd, int wfd, const char *name, const struct hide_dir *hd,
+		      struct nsrun_error *err)
+{
+	_cleanup_close_ int src = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int ph = -1;
+	struct stat st;
+	int r;
+
+	if (src < 0 || fstat(src, &st) < 0)
+		return error_set(err, errno, "--overlay-allow: open '%s' in '%s'", name, hd->dir);
+	if (S_ISLNK(st.st_mode))
+		return keep_symlink(src, wfd, name, &st, hd, err);
+	if (S_ISDIR(st.st_mode)) {
+		if (mkdirat(wfd, name, 0700) == 0)
+			ph = openat(wfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	} else {
+		ph = openat(wfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	}
+	if (ph < 0)
+		return error_set(err, errno,
+				 "--overlay-allow: create a mount point for '%s' of '%s'", name,
+				 hd->dir);
+	r = mount_bind(src, ph, false, 0);
+	if (r < 0)
+		return mount_error(err, r,
+				   "--overlay-allow: bind '%s' of '%s' into its new directory",
+				   name, hd->dir);
+	return 0;
+}
+
+/* ---- the two ways of hiding one directory ---- */
+
+/* The directory's own flags carry over, so hiding never re-enables setuid binaries,
+ * device nodes or exec. atime: only where the attrs go to a new mount (not setattr). */
+static uint64_t dir_attrs(unsigned long st_flags, bool with_atime)
+{
+	uint64_t attr = MOUNT_ATTR_RDONLY;
+
+	attr |= (st_flags & ST_NOSUID) ? MOUNT_ATTR_NOSUID : 0;
+	attr |= (st_flags & ST_NODEV) ? MOUNT_ATTR_NODEV : 0;
+	attr |= (st_flags & ST_NOEXEC) ? MOUNT_ATTR_NOEXEC : 0;
+	if (!with_atime)
+		return attr;
 	if (st_flags & ST_NOATIME)
 		attr |= MOUNT_ATTR_NOATIME;
 	else if (!(st_flags & ST_RELATIME))
@@ -685,69 +383,65 @@ static unsigned mount_attrs(unsigned long st_flags)
 	return attr;
 }
 
-static unsigned long ms_flags(unsigned long st_flags)
+static int overlay_error(int r, const char *log, const char *dir, struct nsrun_error *err)
 {
-	unsigned long ms = MS_RDONLY;
-
-	ms |= (st_flags & ST_NOSUID) ? MS_NOSUID : 0;
-	ms |= (st_flags & ST_NODEV) ? MS_NODEV : 0;
-	ms |= (st_flags & ST_NOEXEC) ? MS_NOEXEC : 0;
-	ms |= (st_flags & ST_NOATIME) ? MS_NOATIME : 0;
-	ms |= (st_flags & ST_NODIRATIME) ? MS_NODIRATIME : 0;
-	ms |= (st_flags & ST_RELATIME) ? MS_RELATIME : 0;
-	return ms;
-}
-
-static int overlay_error(int fsfd, int code, const char *dir, struct nsrun_error *err)
-{
-	char log[200] = "";
-	ssize_t n = fsfd >= 0 ? read(fsfd, log, sizeof(log) - 1) : -1;
-
-	log[n > 0 ? n : 0] = '\0';
-	if (n > 0 && log[n - 1] == '\n')
-		log[n - 1] = '\0';
-	if (code == ENODEV)
-		return error_set(err, code, "--overlay-hide: overlayfs is not available");
+	if (r == -ENODEV)
+		return error_set(err, ENODEV, "--overlay-hide: overlayfs is not available");
 	/* Most refusals are only in the kernel log: name the usual causes. */
-	return error_set(err, code,
+	return error_set(err, -r,
 			 "--overlay-hide: mount a read-only overlay on '%s'%s%s%s (overlayfs does "
 			 "not stack on every filesystem, e.g. /proc, nor on a directory with mounts "
 			 "below it, and in a user namespace needs Linux 5.11)",
-			 dir, n > 0 ? " [" : "", n > 0 ? log : "", n > 0 ? "]" : "");
+			 dir, *log ? " [" : "", log, *log ? "]" : "");
 }
 
-/* Legacy mount(2) path for kernels without fsopen (< 5.2). */
-static int mount_overlay_legacy(const char *lower, const char *target, unsigned long st_flags,
-				const struct hide_dir *hd, bool userxattr, struct nsrun_error *err)
+static int apply_whiteouts(const struct hide_dir *hd, int dfd, const char *target,
+			   const struct stat *st, unsigned long st_flags, const char *ws,
+			   const struct hide_env *env, struct nsrun_error *err)
 {
-	_cleanup_free_ char *data = xasprintf("lowerdir=%s%s", lower, userxattr ? ",userxattr" : "");
+	_cleanup_free_ char *ws_path = path_join(env->staging_path, ws);
+	const char *lowers[] = { ws_path, target };
+	char log[200] = "";
+	struct mount_overlay ov = {
+		.lowers = lowers,
+		.n_lowers = 2,
+		.userxattr = env->in_userns,
+		.log = log,
+		.log_size = sizeof(log),
+	};
+	_cleanup_close_ int wfd = -1;
+	int r = layer_open(env, ws, &wfd, err);
 
-	if (mount("overlay", target, "overlay", ms_flags(st_flags), data) < 0)
-		return overlay_error(-1, errno, hd->dir, err);
-	return 0;
+	if (r == 0)
+		r = make_whiteouts(hd, wfd, err);
+	if (r == 0)
+		r = layer_finish(wfd, st, ws, env, err);
+	if (r < 0)
+		return r;
+	r = mount_overlay_at(&ov, dir_attrs(st_flags, true), dfd);
+	return r < 0 ? overlay_error(r, log, hd->dir, err) : 0;
 }
 
-static int mount_overlay(int dfd, const char *ws_path, const char *target, unsigned long st_flags,
-			 const struct hide_dir *hd, bool userxattr, struct nsrun_error *err)
+/* O(kept): the layer holds only the kept entries and is bound, with their binds, over the
+ * directory. Without an overlay nothing of the original shows through. */
+static int apply_keep_only(const struct hide_dir *hd, int dfd, const struct stat *st,
+			   unsigned long st_flags, const char *ws, const struct hide_env *env,
+			   struct nsrun_error *err)
 {
-	_cleanup_free_ char *e_ws = hide_escape_layer(ws_path), *e_dir = hide_escape_layer(target);
-	_cleanup_free_ char *lower = xasprintf("%s:%s", e_ws, e_dir);
-	_cleanup_close_ int fsfd = sys_fsopen("overlay", FSOPEN_CLOEXEC);
-	_cleanup_close_ int mfd = -1;
+	_cleanup_close_ int wfd = -1;
+	int r = layer_open(env, ws, &wfd, err);
 
-	if (fsfd < 0 && errno == ENOSYS)
-		return mount_overlay_legacy(lower, target, st_flags, hd, userxattr, err);
-	if (fsfd < 0)
-		return overlay_error(-1, errno, hd->dir, err);
-	if (sys_fsconfig(fsfd, FSCONFIG_SET_STRING, "lowerdir", lower, 0) < 0 ||
-	    (userxattr && sys_fsconfig(fsfd, FSCONFIG_SET_FLAG, "userxattr", NULL, 0) < 0) ||
-	    sys_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		return overlay_error(fsfd, errno, hd->dir, err);
-	mfd = sys_fsmount(fsfd, FSMOUNT_CLOEXEC, mount_attrs(st_flags));
-	if (mfd < 0)
-		return overlay_error(fsfd, errno, hd->dir, err);
-	if (sys_move_mount(mfd, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		return error_set(err, errno, "--overlay-hide: attach the overlay on '%s'", hd->dir);
+	for (size_t i = 0; r == 0 && i < hd->n_keep; i++)
+		r = keep_entry(dfd, wfd, hd->keep[i], hd, err);
+	if (r == 0)
+		r = layer_finish(wfd, st, ws, env, err);
+	if (r < 0)
+		return r;
+	r = mount_bind(wfd, dfd, true, dir_attrs(st_flags, false));
+	if (r < 0)
+		return mount_error(err, r,
+				   "--overlay-allow: mount the kept entries of '%s' over it",
+				   hd->dir);
 	return 0;
 }
 
@@ -755,15 +449,14 @@ static int hide_dir_apply(const struct hide_dir *hd, size_t idx, const struct hi
 			  struct nsrun_error *err)
 {
 	_cleanup_free_ char *ws = xasprintf(".nsrun-hide-%zu", idx);
-	_cleanup_free_ char *ws_path = path_join(env->staging_path, ws);
-	_cleanup_free_ char *target = strcmp(hd->dir, "/") ? path_join(env->root_path, hd->dir)
-							   : xstrdup(env->root_path);
+	_cleanup_free_ char *target = strcmp(hd->dir, "/") ? path_join(env->root_path, hd->dir) :
+							     xstrdup(env->root_path);
 	_cleanup_close_ int dfd = open_in_root(env->root_fd, hd->dir);
 	struct statvfs vfs;
 	struct stat st;
 	int r;
 
-	/* ENOENT: a parent's overlay (applied first: the plan is sorted) already hid it. */
+	/* ENOENT: a parent's layer (applied first: the plan is sorted) already hid it. */
 	if (dfd == -ENOENT)
 		return 0;
 	if (dfd < 0)
@@ -777,11 +470,11 @@ static int hide_dir_apply(const struct hide_dir *hd, size_t idx, const struct hi
 				 "with --ro-bind /dev/null PATH",
 				 hd->dir);
 	r = check_submounts(dfd, target, hd, err);
-	if (r == 0)
-		r = make_whiteouts(hd, &st, ws, env, err);
-	if (r == 0)
-		r = mount_overlay(dfd, ws_path, target, vfs.f_flag, hd, env->in_userns, err);
-	return r;
+	if (r < 0)
+		return r;
+	if (hd->method == HIDE_KEEP_ONLY)
+		return apply_keep_only(hd, dfd, &st, vfs.f_flag, ws, env, err);
+	return apply_whiteouts(hd, dfd, target, &st, vfs.f_flag, ws, env, err);
 }
 
 int hide_apply(const struct hide_config *cfg, const struct hide_env *env, struct nsrun_error *err)

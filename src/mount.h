@@ -59,6 +59,10 @@ struct mount_overlay {
 	const char *upper;
 	const char *work;
 	bool userxattr; /* inside a user namespace: userxattr, and index/xino off */
+	/* Optional: receives overlayfs's own error text (the fsopen log; new API only), as
+	 * most refusals are otherwise only in the kernel log. "" when there is none. */
+	char *log;
+	size_t log_size;
 };
 int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd);
 

@@ -113,6 +113,115 @@ no-grep" "$out"
 	fi
 }
 
+# An allowlist that hides more than it keeps: /usr/bin is rebuilt from the kept entries,
+# each bound read-only from the original (O(kept) instead of one whiteout per hidden name).
+case_keep_only() {
+	local out want binds kept host_stat
+	want=$(expected_allowed /usr/bin ls cat sh python3 env)
+	binds=$(for n in $want; do [ -L "/usr/bin/$n" ] || echo "/usr/bin/$n"; done)
+	host_stat=$(stat -c '%a %Y' /usr/bin; for n in $binds; do stat -c '%n %i %s %a' "$n"; done)
+	out=$(nsrun $HOST_RO --dev /dev --overlay-allow ls --overlay-allow cat --overlay-allow sh \
+		--overlay-allow python3 --overlay-allow env -- /usr/bin/ls -A /usr/bin)
+	check_eq "keep-only: readdir lists exactly the kept entries" "$want" "$out"
+	out=$(nsrun $HOST_RO --dev /dev --overlay-allow ls --overlay-allow cat --overlay-allow sh \
+		--overlay-allow python3 --overlay-allow env -- /usr/bin/sh -c '
+		/usr/bin/env stat -c "%a %Y" /usr/bin 2>/dev/null || echo no-stat
+		for n in '"$(echo $binds)"'; do /usr/bin/env stat -c "%n %i %s %a" $n 2>/dev/null; done')
+	check "keep-only: stat is hidden (it is not kept)" [ "$(printf '%s\n' "$out" | head -n1)" = no-stat ]
+	out=$(nsrun $HOST_RO --dev /dev --tmpfs /tmp --ro-bind /usr/bin/stat /tmp/stat --overlay-allow ls \
+		--overlay-allow cat --overlay-allow sh --overlay-allow python3 --overlay-allow env \
+		-- /usr/bin/sh -c '
+		/tmp/stat -c "%a %Y" /usr/bin
+		for n in '"$(echo $binds)"'; do /tmp/stat -c "%n %i %s %a" $n; done')
+	check_eq "keep-only: directory mode/mtime and kept files' inode/size/mode are the host's" \
+		"$host_stat" "$out"
+	out=$(nsrun $HOST_RO --dev /dev --overlay-allow ls --overlay-allow cat --overlay-allow sh \
+		--overlay-allow python3 --overlay-allow env -- /usr/bin/sh -c '
+		while read -r id parent mm root mp opts rest; do
+			case $mp in /usr/bin/*) case ,$opts, in *,ro,*nosuid*nodev*) ;; *) echo "$mp $opts" ;; esac
+				echo "$mp" ;; esac
+		done </proc/self/mountinfo
+		for p in /usr/bin/rm /usr/bin/grep /bin/rm; do
+			test -e $p || test -L $p && echo "visible $p"
+			cat $p >/dev/null 2>&1 && echo "open $p"
+		done
+		/usr/bin/grep -q x /dev/null 2>/dev/null; echo "exec grep: $?"
+		(: >/usr/bin/ls) 2>/dev/null && echo "ls writable"
+		(: >/usr/bin/new) 2>/dev/null && echo "dir writable"
+		/usr/bin/sh -c "echo sh-ok"; /bin/ls -d / ')
+	check_eq "keep-only: kept entries are ro,nosuid,nodev binds; others ENOENT; nothing writable" \
+		"$binds
+exec grep: 127
+sh-ok
+/" "$out"
+	if [ -e /usr/bin/python3 ]; then
+		out=$(nsrun $HOST_RO --dev /dev --overlay-allow python3 -- /usr/bin/python3 -c \
+			'import os; print(os.path.realpath("/usr/bin/python3") != "/usr/bin/python3", len(os.listdir("/usr/bin")) < 5)')
+		check_eq "keep-only: python3 -> python3.x runs, the directory is nearly empty" "True True" "$out"
+	fi
+	kept=$(ls -A /usr/share/doc | wc -l)
+	out=$(nsrun $HOST_RO --overlay-allow /usr/share/doc -- /usr/bin/sh -c \
+		'ls -A /usr/share; ls -A /usr/share/doc | wc -l; test -w /usr/share/doc || echo ro')
+	check_eq "keep-only: a kept directory is bound whole, siblings are gone" "doc
+$kept
+ro" "$out"
+}
+
+# A directory of every kind of entry, allowlisted: mode/mtime of the directory and of each
+# kept entry are the original's, symlink chains stay, the rest is gone.
+case_keep_only_tree() {
+	local d="$TMP/tree-$MODE" out want
+	mkdir -p "$d/sub/deep"
+	echo data >"$d/file"
+	echo x >"$d/other"
+	mkfifo "$d/fifo"
+	ln -s file "$d/link"
+	ln -s sub "$d/dirlink"
+	printf '#!/bin/sh\necho run-ok\n' >"$d/tool"
+	chmod 0755 "$d/tool"
+	chmod 0604 "$d/file"
+	chmod 0705 "$d"
+	touch -h -d '2001-02-03 04:05:06' "$d/link"
+	touch -d '2001-02-03 04:05:06' "$d"
+	want="$(stat -c '%a %Y' "$d")
+dirlink
+fifo
+file
+link
+sub
+tool
+data
+run-ok
+deep
+604 $(stat -c %Y "$d/file")
+$(stat -c %Y "$d/link") sub -> $(stat -c %a "$d/sub")"
+	out=$(nsrun $HOST_RO --overlay-allow "$d/link" --overlay-allow "$d/dirlink" \
+		--overlay-allow "$d/tool" --overlay-allow "$d/fifo" --overlay-allow "$d/nonexistent" \
+		-- sh -c 'd=$1
+		stat -c "%a %Y" $d; ls -A $d; cat $d/link; $d/tool; ls $d/dirlink/
+		stat -c "%a %Y" $d/file; printf "%s " "$(stat -c %Y $d/link)" "$(readlink $d/dirlink) ->"
+		stat -c %a $d/sub
+		test -e $d/other || test -e $d/nonexistent || test -p $d/fifo || echo "fifo lost"' sh "$d")
+	check_eq "keep-only tree: modes, times, link chains and entry kinds are the originals'" \
+		"$want" "$out"
+}
+
+# Which way a directory is hidden: literal allows rebuild it (tmpfs with binds), an allow
+# glob that keeps most entries whites out the rest under an overlay.
+case_method_choice() {
+	local out want fstype
+	fstype='while read -r l; do case $l in *" /usr/bin "*) t=${l#* - }; echo ${t%% *};; esac; done </proc/self/mountinfo'
+	out=$(nsrun $HOST_RO --overlay-allow /usr/bin/sh -- /usr/bin/sh -c "$fstype")
+	check_eq "literal allowlist: /usr/bin is rebuilt (tmpfs)" tmpfs "$out"
+	out=$(nsrun $HOST_RO --overlay-allow '/usr/bin/s?' -- /usr/bin/sh -c "$fstype")
+	check_eq "allow glob keeping few: /usr/bin is rebuilt (tmpfs)" tmpfs "$out"
+	out=$(nsrun $HOST_RO --overlay-allow '/usr/bin/[a-s]*' -- /usr/bin/sh -c "$fstype")
+	check_eq "allow glob keeping most: whiteouts under an overlay" overlay "$out"
+	want=$(cd /usr/bin && expected_allowed /usr/bin [a-s]*)
+	out=$(nsrun $HOST_RO --overlay-allow '/usr/bin/[a-s]*' -- /usr/bin/ls -A /usr/bin)
+	check_eq "allow glob keeping most: exactly the matches (and their link targets)" "$want" "$out"
+}
+
 case_globs() {
 	local out host
 	host=$(ls -A /usr/bin | grep -c '^python3' || true)
@@ -220,6 +329,9 @@ proc-dev-ok" "$out"
 for_each_mode case_hide_command
 for_each_mode case_payload_hidden
 for_each_mode case_seed_allowlist
+for_each_mode case_keep_only
+for_each_mode case_keep_only_tree
+for_each_mode case_method_choice
 for_each_mode case_globs
 for_each_mode case_hide_dir_and_two_dirs
 for_each_mode case_precedence

@@ -2,7 +2,8 @@
 /*
  * test-hide.c: the overlay-hide planner against a fake sandbox tree (a table of
  * paths and symlinks), so which directory loses which names is checked without
- * namespaces: PATH handling, symlinked directories, globs, allowlists, precedence.
+ * namespaces: PATH handling, symlinked directories, globs, allowlists, precedence, and
+ * the choice between whiteouts and a directory of kept entries.
  */
 #include "config.h"
 
@@ -16,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "hide.h"
+#include "hide-plan.h"
 #include "util.h"
 
 /* The fake tree's paths are short; truncation there cannot happen. */
@@ -63,7 +64,8 @@ static int lookup(const char *path)
 
 	for (size_t i = 0; i < ARRAY_SIZE(fake); i++)
 		if (strncmp(fake[i].path, path, len) == 0 &&
-		    (fake[i].path[len] == '\0' || (fake[i].path[len] == '/' && !fake[i].path[len + 1])))
+		    (fake[i].path[len] == '\0' ||
+		     (fake[i].path[len] == '/' && !fake[i].path[len + 1])))
 			return (int)i;
 	return -1;
 }
@@ -122,23 +124,23 @@ static int fake_resolve(void *ctx, const char *path, char **ret)
 
 static int fake_list(void *ctx, const char *dir, char ***ret)
 {
-	char **v = NULL;
-	size_t ld = strcmp(dir, "/") ? strlen(dir) : 0;
+	char buf[4096];
+	size_t ld = strcmp(dir, "/") ? strlen(dir) : 0, len = 0, n = 0;
 
 	(void)ctx;
 	for (size_t i = 0; i < ARRAY_SIZE(fake); i++) {
 		const char *p = fake[i].path, *slash;
-		char name[256];
-
 		if (strncmp(p, dir, ld) != 0 || p[ld] != '/' || !p[ld + 1])
 			continue;
 		slash = strchr(p + ld + 1, '/');
 		if (slash && slash[1])
 			continue; /* deeper than one level */
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(p + ld + 1, "/"), p + ld + 1);
-		strv_push(&v, name);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%.*s",
+					(int)strcspn(p + ld + 1, "/"), p + ld + 1) +
+		       1;
+		n++;
 	}
-	*ret = v ? v : xcalloc(1, sizeof(char *));
+	*ret = hide_pack_names(buf, len, n);
 	return 0;
 }
 
@@ -162,7 +164,8 @@ static const struct hide_fs fs = {
 	.read_link = fake_read_link,
 };
 
-/* Builds a plan and renders it as "dir:name,name;dir:..." for compact assertions. */
+/* Builds a plan and renders it as "dir:hidden,hidden;dir=kept,kept;..." (':' for whiteouts,
+ * '=' for a keep-only directory) for compact assertions. */
 static int plan_text(const char *const *hide, const char *const *allow, const char *path_env,
 		     char *out, size_t size, struct nsrun_error *err)
 {
@@ -177,11 +180,17 @@ static int plan_text(const char *const *hide, const char *const *allow, const ch
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < plan.n_dirs; i++) {
-		len += (size_t)snprintf(out + len, size - len, "%s%s:", i ? ";" : "", plan.dirs[i].dir);
-		for (size_t j = 0; j < plan.dirs[i].n_names; j++)
-			len += (size_t)snprintf(out + len, size - len, "%s%s", j ? "," : "",
-						plan.dirs[i].names[j]);
-		assert_null(plan.dirs[i].names[plan.dirs[i].n_names]);
+		const struct hide_dir *d = &plan.dirs[i];
+		bool keep = d->method == HIDE_KEEP_ONLY;
+		char **v = keep ? d->keep : d->names;
+		size_t n = keep ? d->n_keep : d->n_names;
+
+		len += (size_t)snprintf(out + len, size - len, "%s%s%s", i ? ";" : "", d->dir,
+					keep ? "=" : ":");
+		for (size_t j = 0; j < n; j++)
+			len += (size_t)snprintf(out + len, size - len, "%s%s", j ? "," : "", v[j]);
+		assert_null(v[n]);
+		assert_true(keep ? d->n_names == 0 && !d->names[0] : d->n_names > 0 && !d->keep);
 	}
 	hide_plan_free(&plan);
 	return 0;
@@ -190,7 +199,8 @@ static int plan_text(const char *const *hide, const char *const *allow, const ch
 #define HIDE(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define NONE ((const char *const *)NULL)
 
-static void expect_plan(const char *const *hide, const char *const *allow, const char *path_env, const char *want)
+static void expect_plan(const char *const *hide, const char *const *allow, const char *path_env,
+			const char *want)
 {
 	struct nsrun_error err = { 0 };
 	char out[8192];
@@ -199,8 +209,8 @@ static void expect_plan(const char *const *hide, const char *const *allow, const
 	assert_string_equal(out, want);
 }
 
-static void expect_error(const char *const *hide, const char *const *allow, const char *path_env, int code,
-			 const char *needle)
+static void expect_error(const char *const *hide, const char *const *allow, const char *path_env,
+			 int code, const char *needle)
 {
 	struct nsrun_error err = { 0 };
 	char out[8192];
@@ -289,35 +299,39 @@ static void test_allowlist_seed_example(void **state)
 	(void)state;
 	/* The seed: include ls, cat, sh, python3; exclude rm. Links they go through stay. */
 	expect_plan(HIDE("rm"), HIDE("ls", "cat", "sh", "python3"), "/usr/bin:/bin",
-		    "/usr/bin:.hidden,editor,python3-config,rm,vim.basic");
+		    "/usr/bin=cat,dash,ls,python3,python3.11,sh");
 }
 
 static void test_allow_names_every_path_dir(void **state)
 {
 	(void)state;
 	expect_plan(NONE, HIDE("ls"), "/usr/local/bin:/usr/sbin:/nonexistent",
-		    "/usr/local/bin:rm;/usr/sbin:rm");
+		    "/usr/local/bin=;/usr/sbin=");
 }
 
 static void test_allow_path_form(void **state)
 {
 	(void)state;
-	expect_plan(NONE, HIDE("/usr/share/doc"), "", "");
-	expect_plan(NONE, HIDE("/usr/local/bin/rm"), "", "");
+	/* Literal allows are not checked against a listing: the directory is rebuilt. */
+	expect_plan(NONE, HIDE("/usr/share/doc"), "", "/usr/share=doc");
+	expect_plan(NONE, HIDE("/usr/local/bin/rm"), "", "/usr/local/bin=rm");
+	/* A glob needs the listing; a directory that loses nothing is left alone. */
+	expect_plan(NONE, HIDE("/usr/share/*"), "", "");
 	expect_plan(NONE, HIDE("/usr/bin/l*", "/usr/bin/c*", "/usr/bin/.hidden"), "",
-		    "/usr/bin:dash,editor,python3,python3-config,python3.11,rm,sh,vim.basic");
+		    "/usr/bin=.hidden,cat,ls");
+	expect_plan(NONE, HIDE("/usr/bin/*"), "", "/usr/bin:.hidden");
 }
 
 static void test_include_wins(void **state)
 {
 	(void)state;
-	expect_plan(HIDE("ls", "rm"), HIDE("/usr/bin/ls"), "/usr/bin",
-		    "/usr/bin:.hidden,cat,dash,editor,python3,python3-config,python3.11,rm,sh,"
-		    "vim.basic");
+	expect_plan(HIDE("ls", "rm"), HIDE("/usr/bin/ls"), "/usr/bin", "/usr/bin=ls");
 	expect_plan(HIDE("/usr/bin/python3*"), HIDE("python3"), "/usr/bin",
-		    "/usr/bin:.hidden,cat,dash,editor,ls,python3-config,rm,sh,vim.basic");
-	expect_plan(HIDE("/usr/bin/rm"), HIDE("/usr/bin/r?"), "", "/usr/bin:.hidden,cat,dash,"
-		    "editor,ls,python3,python3-config,python3.11,sh,vim.basic");
+		    "/usr/bin=python3,python3.11");
+	expect_plan(HIDE("/usr/bin/rm"), HIDE("/usr/bin/r?"), "", "/usr/bin=rm");
+	/* Whiteouts (the allowlist keeps most): a hidden but allowed name is not whited out. */
+	expect_plan(HIDE("/usr/bin/rm", "/usr/bin/cat"), HIDE("/usr/bin/[a-r]*"), "",
+		    "/usr/bin:.hidden,sh");
 }
 
 static void test_allow_follows_links_across_dirs(void **state)
@@ -326,8 +340,7 @@ static void test_allow_follows_links_across_dirs(void **state)
 	/* editor -> /etc/alternatives/editor -> ../../usr/bin/vim.basic: the chain's
 	 * entries in planned directories stay visible. */
 	expect_plan(NONE, HIDE("/usr/bin/editor", "/etc/alternatives/x"), "",
-		    "/usr/bin:.hidden,cat,dash,ls,python3,python3-config,"
-		    "python3.11,rm,sh");
+		    "/etc/alternatives=editor;/usr/bin=editor,vim.basic");
 }
 
 static void test_many_names(void **state)
@@ -360,16 +373,27 @@ static void test_many_names_listed(void **state)
 		    "/usr/bin:cat,python3.11,rm,sh;/usr/local/bin:rm;/usr/sbin:rm");
 }
 
-static void test_escape_layer(void **state)
+static void test_method_choice(void **state)
 {
-	char *s = hide_escape_layer("/a:b,c\\d");
-
 	(void)state;
-	assert_string_equal(s, "/a\\:b\\,c\\\\d");
-	free(s);
-	s = hide_escape_layer("/plain");
-	assert_string_equal(s, "/plain");
-	free(s);
+	/* Explicit hides never keep-only, however many. */
+	expect_plan(HIDE("/usr/bin/*"), NONE, "",
+		    "/usr/bin:cat,dash,editor,ls,python3,"
+		    "python3-config,python3.11,rm,sh,vim.basic");
+	/* Literal allows: keep-only, O(allowed), whatever the directory holds. */
+	expect_plan(NONE, HIDE("ls", "sh"), "/usr/bin", "/usr/bin=dash,ls,sh");
+	expect_plan(NONE, HIDE("nonexistent"), "/usr/bin", "/usr/bin=");
+	expect_plan(HIDE("l*", "rm"), HIDE("ls"), "/usr/bin", "/usr/bin=ls");
+	/* Globs: counted; keep-only when it hides more than it keeps (3 kept, 8 hidden)... */
+	expect_plan(NONE, HIDE("/usr/bin/p*"), "", "/usr/bin=python3,python3-config,python3.11");
+	/* ...whiteouts otherwise (9 kept with editor -> vim.basic, 2 hidden). */
+	expect_plan(NONE, HIDE("/usr/bin/[a-r]*"), "", "/usr/bin:.hidden,sh");
+	/* Each directory chooses separately. */
+	expect_plan(HIDE("/usr/share/doc"), HIDE("/usr/bin/ls", "/usr/local/bin/x"), "",
+		    "/usr/bin=ls;/usr/local/bin=;/usr/share:doc");
+	/* A link chain leaving and re-entering the directory keeps its target too. */
+	expect_plan(NONE, HIDE("/usr/bin/ls", "/usr/bin/editor"), "",
+		    "/usr/bin=editor,ls,vim.basic");
 }
 
 int main(void)
@@ -390,7 +414,7 @@ int main(void)
 		cmocka_unit_test(test_allow_follows_links_across_dirs),
 		cmocka_unit_test(test_many_names),
 		cmocka_unit_test(test_many_names_listed),
-		cmocka_unit_test(test_escape_layer),
+		cmocka_unit_test(test_method_choice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
