@@ -72,7 +72,7 @@ enum cli_flags {
 	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new mqueue on DEST") \
 	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, "", "Create a new terminal session") \
 	X(OVERLAY, "--overlay", 3, OPTG_FS, 0, "RWSRC WORKDIR DEST", "Mount overlayfs on DEST, writes going to RWSRC (WORKDIR: an empty dir on its filesystem)") \
-	X(OVERLAY_ALLOW, "--overlay-allow", 1, OPTG_HIDE, OPTF_NS, "NAME|PATH", "Keep NAME or PATH visible although a --overlay-hide pattern matches it (repeatable)") \
+	X(OVERLAY_ALLOW, "--overlay-allow", 1, OPTG_HIDE, OPTF_NS, "NAME|PATH", "Show only allowed entries in NAME's PATH directories or PATH's directory; wins over --overlay-hide (repeatable)") \
 	X(OVERLAY_HIDE, "--overlay-hide", 1, OPTG_HIDE, OPTF_NS, "NAME|PATH", "Hide NAME (searched in PATH) or PATH from the sandbox (repeatable)") \
 	X(OVERLAY_SRC, "--overlay-src", 1, OPTG_FS, OPTF_MODIFIER, "SRC", "Read files from SRC in the following overlay") \
 	X(PERMS, "--perms", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, "OCTAL", "Set permissions of next argument (--bind-data, --file, etc.)") \
