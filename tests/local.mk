@@ -36,7 +36,8 @@ AM_CFLAGS += $(CMOCKA_CFLAGS)
 integration_tests =
 # area: core (namespaces, mounts, files, /dev, /proc, process, errors)
 integration_tests += tests/integration/t-ns.sh tests/integration/t-mounts.sh tests/integration/t-files.sh \
-	tests/integration/t-devproc.sh tests/integration/t-process.sh tests/integration/t-errors.sh
+	tests/integration/t-devproc.sh tests/integration/t-process.sh tests/integration/t-errors.sh \
+	tests/integration/t-agent.sh tests/integration/t-security.sh
 # area: fds, seccomp, caps, overlay, userns (issue 3)
 integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh tests/integration/t-caps.sh \
 	tests/integration/t-overlay.sh
@@ -72,8 +73,12 @@ noinst_PROGRAMS = tests/fuzz/fuzz-cli
 tests_fuzz_fuzz_cli_SOURCES = tests/fuzz/fuzz-cli.c
 tests_fuzz_fuzz_cli_LDFLAGS = -fsanitize=fuzzer
 fuzz: tests/fuzz/fuzz-cli
-	./tests/fuzz/fuzz-cli -max_total_time=$${FUZZ_SECONDS:-60} $(top_srcdir)/tests/fuzz/corpus/cli
+	@mkdir -p fuzz-corpus-cli
+	./tests/fuzz/fuzz-cli -max_total_time=$${FUZZ_SECONDS:-60} fuzz-corpus-cli $(top_srcdir)/tests/fuzz/corpus/cli
+	@echo "new inputs are in fuzz-corpus-cli/; add crashers to tests/fuzz/corpus/cli"
 endif
+clean-local:
+	-rm -rf fuzz-corpus-cli
 
 # check-legacy: the filesystem suites again with the new mount API answering ENOSYS,
 # so the legacy mount(2) path runs for real.
