@@ -26,6 +26,7 @@
 #include "macros.h"
 #include "mount.h"
 #include "mountinfo.h"
+#include "noexec.h"
 #include "path.h"
 #include "syscall.h"
 #include "util.h"
@@ -566,6 +567,9 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 		if (r < 0)
 			return r;
 	}
+	r = noexec_writable_mounts(NEWROOT, OLDROOT "/proc/self/mountinfo", cfg->exec_paths, err);
+	if (r < 0)
+		return r;
 	if (st->host_dev_fd >= 0)
 		close(TAKE_FD(st->host_dev_fd));
 	close(TAKE_FD(st->staging_fd));

@@ -27,7 +27,8 @@ unit_tests += \
 	tests/unit/test-landlock \
 	tests/unit/test-hide \
 	tests/unit/test-status \
-	tests/unit/test-path
+	tests/unit/test-path \
+	tests/unit/test-noexec
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
