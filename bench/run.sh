@@ -81,19 +81,23 @@ for n in 0 100 500 1000; do
 done
 
 echo "== 3. peak RSS"
+# rss [WRAPPER...] -- CMD...: the largest peak RSS (KiB) of CMD's process tree over five
+# runs. GNU time runs inside the wrapper (setpriv), so the wrapper's own memory before it
+# execs CMD is not counted against either tool.
 rss() {
-	local best=0 v
+	local pre=() best=0 v
+	while [ "$1" != -- ]; do pre+=("$1"); shift; done
+	shift
 	for _ in 1 2 3 4 5; do
-		/usr/bin/time -f %M -o "$OUT/rss" "$@" >/dev/null 2>&1 || true
-		v=$(tail -n1 "$OUT/rss")
+		v=$("${pre[@]}" /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n1)
 		[ "$v" -gt "$best" ] 2>/dev/null && best=$v
 	done
 	echo "$best"
 }
-rb=$(rss "$BWRAP" "${APP[@]}" /bin/true)
-rn=$(rss "$NS" "${APP[@]}" /bin/true)
-rbu=$(rss "${UNPRIV[@]}" "$BWRAP" "${APP[@]}" /bin/true)
-rnu=$(rss "${UNPRIV[@]}" "$NS" "${APP[@]}" /bin/true)
+rb=$(rss -- "$BWRAP" "${APP[@]}" /bin/true)
+rn=$(rss -- "$NS" "${APP[@]}" /bin/true)
+rbu=$(rss "${UNPRIV[@]}" -- "$BWRAP" "${APP[@]}" /bin/true)
+rnu=$(rss "${UNPRIV[@]}" -- "$NS" "${APP[@]}" /bin/true)
 
 echo "== 4. overlay-hide cost (nsrun only)"
 HP=(--setenv PATH /usr/bin)
