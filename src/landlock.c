@@ -87,24 +87,15 @@ uint64_t landlock_fs_file_rights(int abi)
 
 uint64_t landlock_fs_all_rights(int abi)
 {
-	uint64_t r = LL_FS_EVERY;
+	uint64_t r;
 
 	if (abi < 1)
 		return 0;
-	switch (abi) {
-	case 1:
-		r &= ~NSRUN_LL_FS_REFER;
-		_fallthrough_;
-	case 2:
-		r &= ~NSRUN_LL_FS_TRUNCATE;
-		_fallthrough_;
-	case 3:
-	case 4:
+	/* The write rights carry the per-ABI fall-through; of the rest only IOCTL_DEV is
+	 * newer than ABI 1. */
+	r = landlock_fs_write_rights(abi) | (LL_FS_EVERY & ~LL_FS_WRITE_ALL);
+	if (abi < 5)
 		r &= ~NSRUN_LL_FS_IOCTL_DEV;
-		break;
-	default:
-		break;
-	}
 	return r;
 }
 

@@ -252,7 +252,9 @@ static int make_mountpoint_for(int root_fd, const struct op *op, int src_fd,
 	return fd;
 }
 
-static int do_bind(int root_fd, const struct op *op, const char *src, struct nsrun_error *err)
+/* Opens the resolved host source, makes the mount point and binds the tree there.
+ * Returns 1 when bound, 0 when a -try source vanished since it was resolved. */
+static int bind_source(int root_fd, const struct op *op, const char *src, struct nsrun_error *err)
 {
 	_cleanup_close_ int src_fd = -1, dest_fd = -1;
 	int r;
@@ -261,31 +263,35 @@ static int do_bind(int root_fd, const struct op *op, const char *src, struct nsr
 	if (src_fd < 0 && errno == ENOENT && (op->flags & OP_F_TRY))
 		return 0; /* removed since it was resolved: still a missing source */
 	if (src_fd < 0)
-		return error_set(err, errno, "Can't find source path %s", op->source);
+		return error_set(err, errno, "Can't find source path %s",
+				 op->type == OP_BIND_FD || op->type == OP_RO_BIND_FD ? src : op->source);
 	dest_fd = make_mountpoint_for(root_fd, op, src_fd, err);
 	if (dest_fd < 0)
 		return dest_fd;
 	r = mount_bind(src_fd, dest_fd, true, bind_attrs(op->type));
 	if (r < 0)
 		return mount_error(err, r, "Can't bind mount %s on %s%s", src, NEWROOT, op->dest);
-	return 0;
+	return 1;
 }
 
+static int do_bind(int root_fd, const struct op *op, const char *src, struct nsrun_error *err)
+{
+	int r = bind_source(root_fd, op, src, err);
+
+	return r < 0 ? r : 0;
+}
+
+/* --bind-fd: the fd's path was resolved before the pivot; the mounted tree must be the
+ * fd's directory, or the path was swapped in between. */
 static int do_bind_fd(int root_fd, const struct op *op, const char *src, struct nsrun_error *err)
 {
-	_cleanup_close_ int fd = op->fd, src_fd = -1, dest_fd = -1, check = -1;
+	_cleanup_close_ int fd = op->fd, check = -1;
 	struct stat a, b;
 	int r;
 
-	src_fd = open(src, O_PATH | O_CLOEXEC);
-	if (src_fd < 0)
-		return error_set(err, errno, "Can't find source path %s", src);
-	dest_fd = make_mountpoint_for(root_fd, op, src_fd, err);
-	if (dest_fd < 0)
-		return dest_fd;
-	r = mount_bind(src_fd, dest_fd, true, bind_attrs(op->type));
+	r = bind_source(root_fd, op, src, err);
 	if (r < 0)
-		return mount_error(err, r, "Can't bind mount %s on %s%s", src, NEWROOT, op->dest);
+		return r;
 	check = path_open(root_fd, op->dest, O_PATH);
 	if (check < 0 || fstat(check, &a) < 0 || fstat(fd, &b) < 0)
 		return error_set(err, check < 0 ? -check : errno, "Can't stat mount at %s",
