@@ -89,7 +89,7 @@ check-legacy: all
 legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh
 
 lint:
-	cd $(top_srcdir) && shellcheck -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh \
+	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh \
 		tests/meta/*.sh completions/bash/nsrun .ci/run
 	mandoc -Tlint -Wwarning $(top_srcdir)/man/nsrun.1
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # lib.sh: TAP helpers for nsrun's integration tests. Source it, then call
 # `need_ns`, write cases with `ok`/`not_ok`/`check*`, and end with `done_testing`.
@@ -30,6 +31,7 @@ cp "$NSRUN" "$BIN/nsrun"
 [ -x "$NSRUN_PROBE" ] && cp "$NSRUN_PROBE" "$BIN/nsrun-probe"
 [ -x "${NSRUN_HELPERS:-}/force-enosys" ] && cp "$NSRUN_HELPERS/force-enosys" "$BIN/force-enosys"
 ln -s nsrun "$BIN/bwrap"
+# shellcheck disable=SC2034 # used by the suites that source this file
 PROBE="$BIN/nsrun-probe"
 UNPRIV_UID=65534
 UNPRIV_GID=65534
@@ -116,7 +118,9 @@ nsrun() { run_wrapped "$BIN/nsrun" "$@"; }
 # bwrap_nsrun ARGS...: the same binary invoked under the name bwrap.
 bwrap_nsrun() { run_wrapped "$BIN/bwrap" "$@"; }
 
+
 # The smallest sandbox that can run the probe and host tools.
+# shellcheck disable=SC2034 # used by the suites that source this file
 HOST_RO="--ro-bind / /"
 
 need_ns() {
