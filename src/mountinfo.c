@@ -56,15 +56,6 @@ static const struct libmount_api *libmount(void)
 	return &api;
 }
 
-static bool path_is_below(const char *target, const char *top)
-{
-	size_t n = strlen(top);
-
-	if (strcmp(top, "/") == 0)
-		return true;
-	return strncmp(target, top, n) == 0 && (target[n] == '\0' || target[n] == '/');
-}
-
 static int collect_subtree(const struct libmount_api *m, struct libmnt_table *tb,
 			   const char *mountpoint, char ***ret)
 {

@@ -54,15 +54,6 @@ void noexec_unescape(char *s)
 	*w = '\0';
 }
 
-bool noexec_path_within(const char *path, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	if (strcmp(prefix, "/") == 0)
-		return path[0] == '/';
-	return strncmp(path, prefix, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
 /* Fields 5 (mount point) and 6 (per-mount options) of one mountinfo line. */
 static int parse_line(char *line, const char *root_path, struct mnt *ret)
 {
@@ -74,7 +65,7 @@ static int parse_line(char *line, const char *root_path, struct mnt *ret)
 	if (!field[5])
 		return -EINVAL;
 	noexec_unescape(field[4]);
-	if (!noexec_path_within(field[4], root_path) ||
+	if (!path_is_below(field[4], root_path) ||
 	    !mount_visible(field[4], strtoull(field[0], NULL, 10)))
 		return 0;
 	ret->path = xstrdup(field[4][strlen(root_path)] ? field[4] + strlen(root_path) : "/");
@@ -108,7 +99,7 @@ static ssize_t deepest_mount(const struct mnt *m, size_t n, const char *path)
 	ssize_t best = -1;
 
 	for (size_t i = 0; i < n; i++)
-		if (noexec_path_within(path, m[i].path) &&
+		if (path_is_below(path, m[i].path) &&
 		    (best < 0 || strlen(m[i].path) >= strlen(m[best].path)))
 			best = (ssize_t)i;
 	return best;

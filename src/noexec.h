@@ -17,8 +17,5 @@
 int noexec_writable_mounts(const char *root_path, const char *mountinfo, char *const *exec_paths,
 			   struct nsrun_error *err);
 
-/* Pure helpers, unit-tested. */
-/* Decodes mountinfo's octal escapes (\040 ...) in place. */
+/* Pure helper, unit-tested: decodes mountinfo's octal escapes (\040 ...) in place. */
 void noexec_unescape(char *s);
-/* Whether path equals prefix or lies below it ("/" contains everything). */
-bool noexec_path_within(const char *path, const char *prefix);

@@ -307,6 +307,15 @@ bool str_has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+bool path_is_below(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	if (strcmp(top, "/") == 0)
+		return path[0] == '/';
+	return strncmp(path, top, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
 char *path_join(const char *a, const char *b)
 {
 	size_t la = strlen(a);

@@ -51,5 +51,8 @@ int parse_u64(const char *s, int base, uint64_t *ret); /* strtoull semantics, no
 int parse_uint32(const char *s, uint32_t *ret);	      /* decimal uid/gid */
 
 bool str_has_prefix(const char *s, const char *prefix);
+/* Whether absolute path equals top or lies below it; "/" contains every absolute path.
+ * Textual: no normalisation of "." or "..". */
+bool path_is_below(const char *path, const char *top);
 /* Joins a and b with exactly one '/' between them. */
 char *path_join(const char *a, const char *b);

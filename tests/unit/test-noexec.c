@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* test-noexec.c: mountinfo unescaping and path containment used by the noexec pass. */
+/* test-noexec.c: mountinfo unescaping used by the noexec pass. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -27,22 +27,10 @@ static void test_unescape(void **state)
 	assert_string_equal(c, "/bad\\04");
 }
 
-static void test_within(void **state)
-{
-	(void)state;
-	assert_true(noexec_path_within("/usr/bin", "/usr"));
-	assert_true(noexec_path_within("/usr", "/usr"));
-	assert_false(noexec_path_within("/usrx", "/usr"));
-	assert_true(noexec_path_within("/anything", "/"));
-	assert_true(noexec_path_within("/", "/"));
-	assert_false(noexec_path_within("/usr", "/usr/bin"));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unescape),
-		cmocka_unit_test(test_within),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * test-util.c: the strict number parsers (their edge cases decide bwrap-compatible
- * error messages), environment vectors, string vectors, whole-fd I/O and path_join.
+ * error messages), environment vectors, string vectors, whole-fd I/O, path_join and path_is_below.
  */
 #include "config.h"
 
@@ -199,6 +199,18 @@ static void test_xappend(void **state)
 	free(arr);
 }
 
+static void test_path_is_below(void **state)
+{
+	(void)state;
+	assert_true(path_is_below("/usr/bin", "/usr"));
+	assert_true(path_is_below("/usr", "/usr"));
+	assert_false(path_is_below("/usrx", "/usr"));
+	assert_false(path_is_below("/usr", "/usr/bin"));
+	assert_true(path_is_below("/anything", "/"));
+	assert_true(path_is_below("/", "/"));
+	assert_false(path_is_below("relative", "/"));
+}
+
 static void test_read_all(void **state)
 {
 	int p[2];
@@ -230,7 +242,7 @@ int main(void)
 		cmocka_unit_test(test_parse_u64), cmocka_unit_test(test_parse_uint32),
 		cmocka_unit_test(test_env),	  cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_strings),	  cmocka_unit_test(test_xappend),
-		cmocka_unit_test(test_read_all),
+		cmocka_unit_test(test_read_all),  cmocka_unit_test(test_path_is_below),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
