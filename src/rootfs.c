@@ -263,8 +263,9 @@ static int bind_source(int root_fd, const struct op *op, const char *src, struct
 	if (src_fd < 0 && errno == ENOENT && (op->flags & OP_F_TRY))
 		return 0; /* removed since it was resolved: still a missing source */
 	if (src_fd < 0)
+		/* --bind-fd has no source argument: name the path its fd resolved to. */
 		return error_set(err, errno, "Can't find source path %s",
-				 op->type == OP_BIND_FD || op->type == OP_RO_BIND_FD ? src : op->source);
+				 op->source ? op->source : src);
 	dest_fd = make_mountpoint_for(root_fd, op, src_fd, err);
 	if (dest_fd < 0)
 		return dest_fd;
