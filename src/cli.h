@@ -36,4 +36,3 @@ int cli_read_fd_default(void *userdata, int fd, size_t max, char **ret, size_t *
 
 /* The table row for an exact option name, or NULL. */
 const struct cli_option *cli_find_option(const char *name);
-

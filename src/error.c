@@ -37,7 +37,7 @@ void log_set_level_prefix(bool on)
 }
 
 static _printf_(4, 0) int error_vset(struct nsrun_error *err, int code, bool with_strerror,
-				      const char *fmt, va_list ap)
+				     const char *fmt, va_list ap)
 {
 	int n;
 
@@ -47,7 +47,8 @@ static _printf_(4, 0) int error_vset(struct nsrun_error *err, int code, bool wit
 		if (n < 0)
 			n = 0;
 		if (with_strerror && code != 0 && (size_t)n < sizeof(err->msg))
-			snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, ": %s", strerror(code));
+			snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, ": %s",
+				 strerror(code));
 	}
 	return code > 0 ? -code : -EINVAL;
 }

@@ -25,7 +25,6 @@
 #include "syscall.h"
 #include "util.h"
 
-
 #define MAX_INTERPRETERS 32
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ELFDATA_NATIVE ELFDATA2LSB

@@ -35,16 +35,16 @@ static inline void closep(int *fd)
 #define _cleanup_free_ _cleanup_(freep)
 #define _cleanup_close_ _cleanup_(closep)
 
-#define TAKE_PTR(p)                                                                                \
-	({                                                                                         \
-		__typeof__(p) _tp = (p);                                                           \
-		(p) = NULL;                                                                        \
-		_tp;                                                                               \
+#define TAKE_PTR(p)                      \
+	({                               \
+		__typeof__(p) _tp = (p); \
+		(p) = NULL;              \
+		_tp;                     \
 	})
 
-#define TAKE_FD(fd)                                                                                \
-	({                                                                                         \
-		int _tf = (fd);                                                                    \
-		(fd) = -1;                                                                         \
-		_tf;                                                                               \
+#define TAKE_FD(fd)             \
+	({                      \
+		int _tf = (fd); \
+		(fd) = -1;      \
+		_tf;            \
 	})

@@ -15,35 +15,35 @@
 #include "error.h"
 
 /* ---- limits (each has a unit test) ---- */
-#define PLAN_MAX_ARGS 9000		     /* bwrap's cap, --args contents included */
-#define PLAN_MAX_ARGS_BYTES (16u << 20)	     /* one --args buffer */
-#define PLAN_MAX_OPS 9000		     /* filesystem operations */
-#define PLAN_MAX_LANDLOCK_RULES 4096	     /* paths + ports together */
-#define PLAN_MAX_FILE_DATA (256ull << 20)    /* --file / --bind-data payload */
-#define PLAN_MAX_SECCOMP_BYTES (1u << 20)    /* one compiled cBPF program */
-#define PLAN_MAX_HIDE 65536		     /* --overlay-hide + --overlay-allow */
+#define PLAN_MAX_ARGS 9000		  /* bwrap's cap, --args contents included */
+#define PLAN_MAX_ARGS_BYTES (16u << 20)	  /* one --args buffer */
+#define PLAN_MAX_OPS 9000		  /* filesystem operations */
+#define PLAN_MAX_LANDLOCK_RULES 4096	  /* paths + ports together */
+#define PLAN_MAX_FILE_DATA (256ull << 20) /* --file / --bind-data payload */
+#define PLAN_MAX_SECCOMP_BYTES (1u << 20) /* one compiled cBPF program */
+#define PLAN_MAX_HIDE 65536		  /* --overlay-hide + --overlay-allow */
 
 /* ---- filesystem operations, run in command-line order ---- */
 enum op_type {
-	OP_BIND,	   /* --bind[-try] SRC DEST */
-	OP_RO_BIND,	   /* --ro-bind[-try] SRC DEST */
-	OP_DEV_BIND,	   /* --dev-bind[-try] SRC DEST */
-	OP_BIND_FD,	   /* --bind-fd FD DEST */
-	OP_RO_BIND_FD,	   /* --ro-bind-fd FD DEST */
-	OP_REMOUNT_RO,	   /* --remount-ro DEST */
-	OP_PROC,	   /* --proc DEST */
-	OP_DEV,		   /* --dev DEST */
-	OP_TMPFS,	   /* --tmpfs DEST (with --perms, --size) */
-	OP_MQUEUE,	   /* --mqueue DEST */
-	OP_DIR,		   /* --dir DEST (with --perms) */
-	OP_FILE,	   /* --file FD DEST (with --perms, default 0666) */
-	OP_BIND_DATA,	   /* --bind-data FD DEST (with --perms, default 0600) */
-	OP_RO_BIND_DATA,   /* --ro-bind-data FD DEST (with --perms, default 0600) */
-	OP_SYMLINK,	   /* --symlink TARGET DEST: source = TARGET */
-	OP_CHMOD,	   /* --chmod OCTAL PATH: perms = OCTAL, dest = PATH */
-	OP_OVERLAY,	   /* --overlay RWSRC WORKDIR DEST: source = RWSRC */
-	OP_TMP_OVERLAY,	   /* --tmp-overlay DEST */
-	OP_RO_OVERLAY,	   /* --ro-overlay DEST */
+	OP_BIND,	 /* --bind[-try] SRC DEST */
+	OP_RO_BIND,	 /* --ro-bind[-try] SRC DEST */
+	OP_DEV_BIND,	 /* --dev-bind[-try] SRC DEST */
+	OP_BIND_FD,	 /* --bind-fd FD DEST */
+	OP_RO_BIND_FD,	 /* --ro-bind-fd FD DEST */
+	OP_REMOUNT_RO,	 /* --remount-ro DEST */
+	OP_PROC,	 /* --proc DEST */
+	OP_DEV,		 /* --dev DEST */
+	OP_TMPFS,	 /* --tmpfs DEST (with --perms, --size) */
+	OP_MQUEUE,	 /* --mqueue DEST */
+	OP_DIR,		 /* --dir DEST (with --perms) */
+	OP_FILE,	 /* --file FD DEST (with --perms, default 0666) */
+	OP_BIND_DATA,	 /* --bind-data FD DEST (with --perms, default 0600) */
+	OP_RO_BIND_DATA, /* --ro-bind-data FD DEST (with --perms, default 0600) */
+	OP_SYMLINK,	 /* --symlink TARGET DEST: source = TARGET */
+	OP_CHMOD,	 /* --chmod OCTAL PATH: perms = OCTAL, dest = PATH */
+	OP_OVERLAY,	 /* --overlay RWSRC WORKDIR DEST: source = RWSRC */
+	OP_TMP_OVERLAY,	 /* --tmp-overlay DEST */
+	OP_RO_OVERLAY,	 /* --ro-overlay DEST */
 	OP_MAX
 };
 
@@ -73,13 +73,13 @@ enum ns_request {
 };
 
 struct ns_config {
-	enum ns_request user;   /* decided finally by the engine: unprivileged implies NS_YES */
+	enum ns_request user; /* decided finally by the engine: unprivileged implies NS_YES */
 	enum ns_request cgroup;
 	bool ipc, pid, net, uts;
-	int userns_fd;		/* --userns, -1 if unset */
-	int userns2_fd;		/* --userns2 */
-	int pidns_fd;		/* --pidns */
-	bool disable_userns;	/* --disable-userns */
+	int userns_fd;	     /* --userns, -1 if unset */
+	int userns2_fd;	     /* --userns2 */
+	int pidns_fd;	     /* --pidns */
+	bool disable_userns; /* --disable-userns */
 	bool assert_userns_disabled;
 	bool has_uid, has_gid;
 	uid_t uid;
@@ -89,10 +89,10 @@ struct ns_config {
 
 /* ---- the payload process ---- */
 struct proc_config {
-	char **argv;	  /* COMMAND ARGS..., NULL-terminated; NULL when no command */
-	char *argv0;	  /* --argv0 */
-	char *chdir;	  /* --chdir */
-	char **envp;	  /* environment after --setenv/--unsetenv/--clearenv, in order */
+	char **argv; /* COMMAND ARGS..., NULL-terminated; NULL when no command */
+	char *argv0; /* --argv0 */
+	char *chdir; /* --chdir */
+	char **envp; /* environment after --setenv/--unsetenv/--clearenv, in order */
 	bool die_with_parent;
 	bool new_session;
 	bool as_pid_1;
@@ -136,17 +136,17 @@ struct seccomp_config {
 
 /* ---- Landlock (nsrun extension) ---- */
 struct landlock_config {
-	bool enabled;	  /* any --landlock-* option other than --landlock-abi was given */
-	bool only;	  /* --landlock-only: no namespaces, exec in place */
-	char **rw;	  /* --landlock-rw paths, NULL-terminated */
-	char **exec;	  /* --landlock-exec paths, NULL-terminated */
+	bool enabled; /* any --landlock-* option other than --landlock-abi was given */
+	bool only;    /* --landlock-only: no namespaces, exec in place */
+	char **rw;    /* --landlock-rw paths, NULL-terminated */
+	char **exec;  /* --landlock-exec paths, NULL-terminated */
 	uint16_t *connect_tcp;
 	size_t n_connect_tcp;
 	bool has_connect_tcp;
 	uint16_t *bind_tcp;
 	size_t n_bind_tcp;
 	bool has_bind_tcp;
-	bool scope;	  /* --landlock-scope */
+	bool scope; /* --landlock-scope */
 };
 
 /* ---- overlay-hide (nsrun extension) ---- */

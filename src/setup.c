@@ -292,9 +292,8 @@ static char **payload_argv(const struct plan *plan)
 }
 
 /* The payload's last steps; seccomp is the very last so filters need not allow setup. */
-_noreturn_ static void run_payload(const struct setup_ctx *ctx, char **envp,
-				   const sigset_t *mask, pid_t expected_ppid,
-				   int ready_fd)
+_noreturn_ static void run_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask,
+				   pid_t expected_ppid, int ready_fd)
 {
 	const struct plan *plan = ctx->plan;
 	struct nsrun_error err = { 0 };
