@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -570,37 +569,4 @@ int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err)
 		return ll_fail(err, errno,
 			       "enforcing the Landlock ruleset (landlock_restrict_self)");
 	return self_test(&c, err);
-}
-
-/* ---- --landlock-only ---- */
-
-int landlock_only_exec(const struct plan *plan, struct nsrun_error *err)
-{
-	const struct proc_config *proc = &plan->proc;
-	_cleanup_free_ char **argv = NULL;
-	size_t n;
-	int r;
-
-	if (!proc->argv || !proc->argv[0])
-		return error_set_plain(err, EINVAL, "--landlock-only needs a command");
-	if (proc->chdir && chdir(proc->chdir) < 0)
-		return error_set(err, errno, "Can't chdir to %s", proc->chdir);
-	if (proc->die_with_parent && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-		return error_set(err, errno, "prctl(PR_SET_PDEATHSIG)");
-	if (proc->new_session && setsid() < 0)
-		return error_set(err, errno, "setsid");
-	r = landlock_apply(&plan->landlock, err);
-	if (r < 0)
-		return r;
-
-	n = strv_length(proc->argv);
-	argv = xcalloc(n + 1, sizeof(*argv));
-	memcpy(argv, proc->argv, n * sizeof(*argv));
-	if (proc->argv0)
-		argv[0] = proc->argv0;
-	/* execvp searches the caller's PATH: use the plan's environment, as bwrap does. */
-	if (proc->envp)
-		environ = proc->envp;
-	execvp(proc->argv[0], argv);
-	return error_set(err, errno, "execvp %s", proc->argv[0]);
 }

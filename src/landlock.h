@@ -53,7 +53,3 @@ int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err);
 
 /* --landlock-abi: prints the ABI and the rights nsrun would handle. */
 int landlock_print_abi(FILE *out, struct nsrun_error *err);
-
-/* --landlock-only: NO_NEW_PRIVS, ruleset, exec the command in place. Returns only on
- * failure (status 126 for a boundary failure, 1 for a usage error). */
-int landlock_only_exec(const struct plan *plan, struct nsrun_error *err);

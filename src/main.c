@@ -91,10 +91,6 @@ int main(int argc, char **argv)
 	}
 	if (plan_validate(&plan, getuid() == 0, &err) < 0)
 		error_die(&err);
-	if (plan.landlock.only) {
-		landlock_only_exec(&plan, &err);
-		error_die(&err);
-	}
 	r = sandbox_run(&plan, &err);
 	if (r < 0)
 		error_die(&err);

@@ -133,8 +133,8 @@ static const char *sync_conflict(const struct sync_config *s)
 }
 
 /* --landlock-only execs in place: everything that needs a sandbox process is refused
- * rather than silently ignored. Environment, --chdir, --argv0, --new-session and
- * --die-with-parent still apply. */
+ * rather than silently ignored. The launcher's steps (environment, --chdir, --argv0,
+ * --new-session, --die-with-parent, capabilities, seccomp) still apply. */
 static const char *landlock_only_conflict(const struct plan *p)
 {
 	const char *c;
@@ -150,10 +150,6 @@ static const char *landlock_only_conflict(const struct plan *p)
 		return "--as-pid-1";
 	if (p->proc.exec_label || p->proc.file_label)
 		return p->proc.exec_label ? "--exec-label" : "--file-label";
-	if (p->caps.n_ops > 0)
-		return p->caps.ops[0].add ? "--cap-add" : "--cap-drop";
-	if (p->seccomp.n_progs > 0)
-		return p->seccomp.from_seccomp_opt ? "--seccomp" : "--add-seccomp-fd";
 	if (p->hide.hide || p->hide.allow)
 		return p->hide.hide ? "--overlay-hide" : "--overlay-allow";
 	return NULL;

@@ -38,7 +38,7 @@ integration_tests =
 # area: core (namespaces, mounts, files, /dev, /proc, process, errors)
 integration_tests += tests/integration/t-ns.sh tests/integration/t-mounts.sh tests/integration/t-files.sh \
 	tests/integration/t-devproc.sh tests/integration/t-process.sh tests/integration/t-errors.sh \
-	tests/integration/t-agent.sh tests/integration/t-security.sh
+	tests/integration/t-agent.sh tests/integration/t-security.sh tests/integration/t-sec-launch.sh
 # area: fds, seccomp, caps, overlay, userns (issue 3)
 integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh tests/integration/t-caps.sh \
 	tests/integration/t-overlay.sh
