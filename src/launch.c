@@ -80,7 +80,7 @@ void launch_track_parent(const struct setup_ctx *ctx)
 	 * kill(self): pid 1 of a pid namespace ignores its own SIGKILL, and its exit
 	 * ends every process of the namespace. */
 	if (ctx->parent_life_fd >= 0 ? life_pipe_closed(ctx->parent_life_fd) :
-				     getppid() != ctx->expected_ppid)
+				       getppid() != ctx->expected_ppid)
 		_exit(128 + SIGKILL);
 }
 
