@@ -28,7 +28,8 @@ unit_tests += \
 	tests/unit/test-hide \
 	tests/unit/test-status \
 	tests/unit/test-path \
-	tests/unit/test-noexec
+	tests/unit/test-noexec \
+	tests/unit/test-seccomp
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
