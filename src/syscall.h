@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 /* ---- syscall numbers (identical on every architecture since 5.x unification) ---- */
+#ifndef __NR_io_uring_setup
+#define __NR_io_uring_setup 425
+#endif
 #ifndef __NR_open_tree
 #define __NR_open_tree 428
 #endif
@@ -55,6 +58,9 @@
 #endif
 #ifndef __NR_landlock_restrict_self
 #define __NR_landlock_restrict_self 446
+#endif
+#ifndef __NR_memfd_secret
+#define __NR_memfd_secret 447
 #endif
 
 /* ---- mount API ---- */
@@ -125,6 +131,14 @@ struct nsrun_open_how {
 #define RESOLVE_NO_SYMLINKS 0x04
 #define RESOLVE_BENEATH 0x08
 #define RESOLVE_IN_ROOT 0x10
+#endif
+
+/* ---- memfd (Linux 6.3; the 6.1 headers lack them) ---- */
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U
+#endif
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
 #endif
 
 /* ---- close_range ---- */

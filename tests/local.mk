@@ -8,13 +8,19 @@ test_helpers = \
 	tests/helpers/seccomp-deny \
 	tests/helpers/force-enosys \
 	tests/helpers/list-options \
-	tests/helpers/plan-dump
+	tests/helpers/plan-dump \
+	tests/helpers/sec-attack \
+	tests/helpers/seccomp-guard
 check_PROGRAMS += $(test_helpers)
 # The probe is static and uninstrumented so it runs in a sandbox with no /usr.
 tests_helpers_nsrun_probe_CFLAGS = $(WARN_CFLAGS)
 tests_helpers_nsrun_probe_LDFLAGS = -static
 tests_helpers_nsrun_probe_LDADD =
 tests_helpers_seccomp_deny_LDADD =
+# The attacks: dynamic (the ld.so attack runs a copy of itself) and uninstrumented.
+tests_helpers_sec_attack_CFLAGS = $(WARN_CFLAGS)
+tests_helpers_sec_attack_LDFLAGS =
+tests_helpers_sec_attack_LDADD = -ldl
 
 # ---- unit tests (cmocka) -------------------------------------------------------
 unit_tests =
@@ -28,7 +34,8 @@ unit_tests += \
 	tests/unit/test-hide \
 	tests/unit/test-status \
 	tests/unit/test-path \
-	tests/unit/test-noexec
+	tests/unit/test-noexec \
+	tests/unit/test-seccomp
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
@@ -46,6 +53,8 @@ integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh t
 integration_tests += tests/integration/t-hide.sh
 # area: landlock (issue 5)
 integration_tests += tests/integration/t-landlock.sh
+# area: seccomp guards (issue 8)
+integration_tests += tests/integration/t-sec-exec.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh
 meta_tests = tests/meta/t-docs.sh
