@@ -22,6 +22,7 @@ struct rootfs_config {
 	bool new_pidns;			/* --proc mounts a fresh procfs instead of binding */
 	const char *file_label;		/* --file-label, NULL if unset */
 	char *const *exec_paths;	/* --landlock-exec: other writable mounts become noexec */
+	const struct landlock_config *landlock; /* if set: only Landlock-writable places do */
 };
 
 /* On success the process's root and cwd are the sandbox's "/". */
