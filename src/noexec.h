@@ -24,7 +24,9 @@
  * below them, across mounts and through every alias (the exec list makes Landlock
  * restrict writes). Nothing to do without exec or rw paths. Needs CAP_SYS_ADMIN over the
  * current mount namespace (in a user namespace the kernel lets noexec be added to
- * locked mounts). Returns 0 or -errno with err filled and err->status 126. */
+ * locked mounts), which must not share mount events with another one: the covering
+ * binds would propagate (make "/" rslave or rprivate first). Returns 0 or -errno with
+ * err filled and err->status 126. */
 int noexec_apply(const char *root_path, const char *proc_path, const struct landlock_config *cfg,
 		 struct nsrun_error *err);
 
