@@ -10,7 +10,8 @@ test_helpers = \
 	tests/helpers/list-options \
 	tests/helpers/plan-dump \
 	tests/helpers/sec-attack \
-	tests/helpers/seccomp-guard
+	tests/helpers/seccomp-guard \
+	tests/helpers/noexec-host
 check_PROGRAMS += $(test_helpers)
 # The probe is static and uninstrumented so it runs in a sandbox with no /usr.
 tests_helpers_nsrun_probe_CFLAGS = $(WARN_CFLAGS)
@@ -55,6 +56,8 @@ integration_tests += tests/integration/t-hide.sh
 integration_tests += tests/integration/t-landlock.sh
 # area: seccomp guards (issue 8)
 integration_tests += tests/integration/t-sec-exec.sh
+# area: noexec under --landlock-exec (issue 8)
+integration_tests += tests/integration/t-sec-noexec.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh
 meta_tests = tests/meta/t-docs.sh
@@ -95,7 +98,8 @@ clean-local:
 NSRUN_FORCE_ENOSYS =
 check-legacy: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(legacy_tests)' NSRUN_FORCE_ENOSYS=mount-api
-legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh
+legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh \
+	tests/integration/t-sec-noexec.sh
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh \
