@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -24,7 +25,6 @@
 
 #include "caps.h"
 #include "landlock.h"
-#include "mount.h"
 #include "noexec.h"
 #include "reaper.h"
 #include "seccomp.h"
@@ -95,6 +95,23 @@ static char **payload_argv(const struct plan *plan)
 	return argv;
 }
 
+/* nsrun's own seccomp guards, for what Landlock and mount flags cannot refuse. */
+static unsigned guards(const struct setup_ctx *ctx)
+{
+	const struct plan *plan = ctx->plan;
+	unsigned g = 0;
+
+	/* Code in a memfd runs through ld.so and dlopen even when noexec-sealed
+	 * (vm.memfd_noexec only stops execve): with an exec list, no memfd at all. */
+	if (plan->landlock.exec && plan->landlock.exec[0])
+		g |= SECCOMP_GUARD_EXEC_MEMFD;
+	/* CAP_SYS_ADMIN in the initial user namespace lets TIOCSTI reach a terminal that
+	 * is not the controlling one, so --new-session alone does not stop it there. */
+	if (plan->proc.new_session && !ctx->in_userns && (ctx->caps & (1ULL << CAP_SYS_ADMIN)))
+		g |= SECCOMP_GUARD_TIOCSTI;
+	return g;
+}
+
 /* The payload's own boundary, most general last. */
 static int confine(const struct setup_ctx *ctx, struct nsrun_error *err)
 {
@@ -105,6 +122,11 @@ static int confine(const struct setup_ctx *ctx, struct nsrun_error *err)
 	r = caps_raise_ambient(ctx->caps, err);
 	if (r == 0 && plan->landlock.enabled)
 		r = landlock_apply(&plan->landlock, err);
+	if (r == 0) {
+		r = seccomp_apply_guards(guards(ctx), err);
+		if (r < 0 && plan->landlock.enabled)
+			err->status = LANDLOCK_EXIT_STATUS;
+	}
 	if (r == 0)
 		r = seccomp_apply(&plan->seccomp, err);
 	return r;
@@ -147,24 +169,6 @@ _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const s
 
 /* ---- --landlock-only: the same launcher, in place ---- */
 
-/* Each --landlock-rw path is bound over itself, so that its alias through the mount
- * it lives on (often "/", which holds the exec paths and keeps exec) is covered;
- * the noexec pass then sees a writable mount of its own. */
-static int cover_rw_paths(char *const *rw, struct nsrun_error *err)
-{
-	for (size_t i = 0; rw && rw[i]; i++) {
-		_cleanup_close_ int fd = open(rw[i], O_PATH | O_CLOEXEC);
-		int r;
-
-		if (fd < 0)
-			return error_set(err, errno, "--landlock-rw '%s'", rw[i]);
-		r = mount_bind(fd, fd, true, 0);
-		if (r < 0)
-			return error_set(err, -r, "binding --landlock-rw '%s' over itself", rw[i]);
-	}
-	return 0;
-}
-
 /* --landlock-exec's noexec mounts need a mount namespace of our own; unprivileged,
  * that takes a user namespace, mapped to the same ids so nothing else changes. */
 static int private_mount_view(const struct setup_ctx *ctx, struct nsrun_error *err)
@@ -184,10 +188,7 @@ static int private_mount_view(const struct setup_ctx *ctx, struct nsrun_error *e
 	/* Private, not slave: a host mount appearing later would come without noexec. */
 	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
 		return error_set(err, errno, "making the mount namespace private");
-	r = cover_rw_paths(ctx->plan->landlock.rw, err);
-	if (r < 0)
-		return r;
-	return noexec_writable_mounts("", "/proc/self/mountinfo", ctx->plan->landlock.exec, err);
+	return noexec_apply("/", "/proc", &ctx->plan->landlock, err);
 }
 
 static int in_place_setup(const struct setup_ctx *ctx, struct nsrun_error *err)

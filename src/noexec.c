@@ -70,7 +70,6 @@ struct cover {
 struct ctx {
 	const char *root_path, *proc_path;
 	char *const *rw, *const *exec;
-	bool rw_known;
 	int root_fd;
 	struct mnt *m;
 	size_t n;
@@ -325,19 +324,6 @@ static int collect_rw(struct ctx *c, const char *rw, struct nsrun_error *err)
 	return 0;
 }
 
-static void collect_writable_mounts(struct ctx *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		struct mnt *m = &c->m[i];
-		_cleanup_free_ char *origin = NULL;
-
-		if (!m->writable || !visible(m))
-			continue;
-		origin = xasprintf("the writable mount '%s'", shown(c, m->e.mountpoint));
-		region_add(c, m->dev, m->e.root, origin);
-	}
-}
-
 /* ---- overlays ---- */
 
 /* Layers are named by paths in the mounter's view; nsrun's and the host's are this
@@ -545,12 +531,8 @@ static int pass(struct ctx *c, struct nsrun_error *err)
 
 	if (r < 0)
 		return r;
-	if (c->rw_known) {
-		for (size_t i = 0; c->rw && c->rw[i] && r == 0; i++)
-			r = collect_rw(c, c->rw[i], err);
-	} else {
-		collect_writable_mounts(c);
-	}
+	for (size_t i = 0; c->rw && c->rw[i] && r == 0; i++)
+		r = collect_rw(c, c->rw[i], err);
 	if (r == 0)
 		r = spread_overlays(c, err);
 	if (r == 0)
@@ -595,25 +577,10 @@ int noexec_apply(const char *root_path, const char *proc_path, const struct land
 		.proc_path = proc_path,
 		.rw = cfg->rw,
 		.exec = cfg->exec,
-		.rw_known = true,
 	};
 
 	/* Without rw paths Landlock denies every write but to a few character devices. */
 	if (!cfg->exec || !cfg->exec[0] || !cfg->rw || !cfg->rw[0])
-		return 0;
-	return run(&c, err);
-}
-
-int noexec_apply_exec_only(const char *root_path, const char *proc_path, char *const *exec_paths,
-			   struct nsrun_error *err)
-{
-	struct ctx c = {
-		.root_path = root_path,
-		.proc_path = proc_path,
-		.exec = exec_paths,
-	};
-
-	if (!exec_paths || !exec_paths[0])
 		return 0;
 	return run(&c, err);
 }

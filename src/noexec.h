@@ -30,11 +30,6 @@
 int noexec_apply(const char *root_path, const char *proc_path, const struct landlock_config *cfg,
 		 struct nsrun_error *err);
 
-/* The same when only the exec paths are known: every writable mount (and what overlays
- * write to) counts as written. Stricter: an exec path on a writable mount fails. */
-int noexec_apply_exec_only(const char *root_path, const char *proc_path, char *const *exec_paths,
-			   struct nsrun_error *err);
-
 /* ---- pure helpers (unit-tested) ---- */
 
 enum noexec_overlap {

@@ -574,8 +574,7 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 		if (r < 0)
 			return r;
 	}
-	r = cfg->landlock ? noexec_apply(NEWROOT, OLDROOT "/proc", cfg->landlock, err) :
-			    noexec_apply_exec_only(NEWROOT, OLDROOT "/proc", cfg->exec_paths, err);
+	r = noexec_apply(NEWROOT, OLDROOT "/proc", cfg->landlock, err);
 	if (r < 0)
 		return r;
 	if (st->host_dev_fd >= 0)

@@ -21,8 +21,8 @@ struct rootfs_config {
 	bool in_userns;			/* inside a user namespace (overlay needs userxattr) */
 	bool new_pidns;			/* --proc mounts a fresh procfs instead of binding */
 	const char *file_label;		/* --file-label, NULL if unset */
-	char *const *exec_paths; /* --landlock-exec: what the command can write becomes noexec */
-	const struct landlock_config *landlock; /* its rw list; NULL: every writable mount counts */
+	const struct landlock_config
+		*landlock; /* --landlock-rw/-exec: what the command can write becomes noexec */
 };
 
 /* On success the process's root and cwd are the sandbox's "/". */

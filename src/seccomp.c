@@ -14,15 +14,12 @@
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
-#include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "macros.h"
@@ -316,38 +313,5 @@ int seccomp_apply_guards(unsigned guards, struct nsrun_error *err)
 	fprog.filter = prog;
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) < 0)
 		return error_set(err, errno, "install the seccomp guards");
-	return 0;
-}
-
-/* init_pid_ns's inode number (include/linux/proc_ns.h), fixed since Linux 3.8. */
-#define GUARD_PROC_PID_INIT_INO 0xEFFFFFFCu
-
-int seccomp_memfd_noexec_pidns(int proc_fd, struct nsrun_error *err)
-{
-	_cleanup_close_ int fd = -1;
-	struct statfs sfs;
-	struct stat st;
-	char buf[8] = { 0 };
-
-	if (fstatfs(proc_fd, &sfs) < 0)
-		return error_set(err, errno, "statfs /proc");
-	if (sfs.f_type != PROC_SUPER_MAGIC)
-		return error_set_plain(err, EINVAL, "set vm.memfd_noexec: the fd is not a procfs");
-	/* The sysctl acts on the writer's pid namespace, whichever procfs it goes through. */
-	if (fstatat(proc_fd, "self/ns/pid", &st, 0) < 0)
-		return error_set(err, errno == ENOENT ? EINVAL : errno, "stat '/proc/self/ns/pid'");
-	if (st.st_ino == GUARD_PROC_PID_INIT_INO)
-		return error_set_plain(err, EPERM,
-				       "set vm.memfd_noexec: not in a pid namespace of its own");
-	fd = openat(proc_fd, "sys/vm/memfd_noexec", O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return error_set(err, errno, "open '/proc/sys/vm/memfd_noexec'");
-	if (write(fd, "2\n", 2) != 2)
-		return error_set(err, errno, "write '/proc/sys/vm/memfd_noexec'");
-	/* fail closed: the value read back is the namespace's effective one */
-	if (pread(fd, buf, sizeof(buf) - 1, 0) < 0)
-		return error_set(err, errno, "read '/proc/sys/vm/memfd_noexec'");
-	if (buf[0] != '2')
-		return error_set_plain(err, EIO, "vm.memfd_noexec reads back '%.4s', not 2", buf);
 	return 0;
 }

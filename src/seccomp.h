@@ -42,15 +42,3 @@ int seccomp_guard_program(unsigned guards, struct sock_filter *prog, size_t max)
 /* Sets NO_NEW_PRIVS and installs one filter with the given guards (nothing when
  * guards is 0). -errno with err filled; the caller decides the exit status. */
 int seccomp_apply_guards(unsigned guards, struct nsrun_error *err);
-
-/* Sets vm.memfd_noexec=2 for the caller's pid namespace through proc_fd (an fd,
- * O_PATH is enough, of a procfs in which the caller is visible). Then memfds are
- * created noexec-sealed and MFD_EXEC is refused: execve of a memfd fails, but
- * mmap(PROT_EXEC) of one still works (ld.so, dlopen), which is why
- * SECCOMP_GUARD_EXEC_MEMFD exists. Returns 0; -ENOENT when the kernel lacks the
- * sysctl (before 6.3); -EACCES when the caller is not the initial user namespace's
- * root (the sysctl file checks the global uid 0), -EPERM without CAP_SYS_ADMIN over
- * the pid namespace or in the initial pid namespace (that would change the host);
- * -EROFS when /proc/sys is read-only there. A process left with euid 0 and
- * CAP_SYS_ADMIN in this pid namespace can set it back to the parent's value. */
-int seccomp_memfd_noexec_pidns(int proc_fd, struct nsrun_error *err);

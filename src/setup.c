@@ -50,7 +50,7 @@ static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
 		.in_userns = ctx->in_userns,
 		.new_pidns = (ctx->clone_flags & CLONE_NEWPID) || plan->ns.pidns_fd >= 0,
 		.file_label = plan->proc.file_label,
-		.exec_paths = plan->landlock.exec,
+		.landlock = &plan->landlock,
 	};
 
 	return rootfs_build(&cfg, err);

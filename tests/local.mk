@@ -10,8 +10,7 @@ test_helpers = \
 	tests/helpers/list-options \
 	tests/helpers/plan-dump \
 	tests/helpers/sec-attack \
-	tests/helpers/seccomp-guard \
-	tests/helpers/noexec-host
+	tests/helpers/seccomp-guard
 check_PROGRAMS += $(test_helpers)
 # The probe is static and uninstrumented so it runs in a sandbox with no /usr.
 tests_helpers_nsrun_probe_CFLAGS = $(WARN_CFLAGS)

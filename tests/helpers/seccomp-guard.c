@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * seccomp-guard: runs a command under nsrun's seccomp guards, the test-only way to
- * reach seccomp_apply_guards() and seccomp_memfd_noexec_pidns() before the
- * launcher has options for them.
- *   seccomp-guard [--memfd-noexec] GUARD[,GUARD...]|none -- CMD [ARGS...]
- * guards: exec-memfd, unix-socket, tiocsti, all. --memfd-noexec first sets
- * vm.memfd_noexec=2 through /proc and prints "memfd-noexec: ok" or the error
- * (as "memfd-noexec: ENAME: message"), then goes on either way.
+ * seccomp-guard: runs a command under one of nsrun's seccomp guards alone
+ * (seccomp_apply_guards), for the filter's own cases the launcher has no reason to
+ * reach (other architectures' calls, TIOCSTI on a shared terminal).
+ *   seccomp-guard GUARD[,GUARD...]|none -- CMD [ARGS...]
+ * guards: exec-memfd, unix-socket, tiocsti, all.
  */
 #include "config.h"
 
@@ -46,34 +44,15 @@ static int parse_guards(char *list, unsigned *guards)
 	return 0;
 }
 
-static void memfd_noexec(void)
-{
-	struct nsrun_error err = { 0 };
-	_cleanup_close_ int proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	int r = proc < 0 ? -errno : seccomp_memfd_noexec_pidns(proc, &err);
-
-	if (r == 0)
-		printf("memfd-noexec: ok\n");
-	else
-		printf("memfd-noexec: %s: %s\n", strerrorname_np(-r),
-		       proc < 0 ? "open /proc" : err.msg);
-	fflush(stdout);
-}
-
 int main(int argc, char **argv)
 {
 	struct nsrun_error err = { 0 };
 	unsigned guards = 0;
 	int i = 1;
 
-	if (i < argc && !strcmp(argv[i], "--memfd-noexec")) {
-		memfd_noexec();
-		i++;
-	}
 	if (argc - i < 3 || strcmp(argv[i + 1], "--") != 0 || parse_guards(argv[i], &guards) < 0) {
-		fprintf(stderr,
-			"usage: seccomp-guard [--memfd-noexec] GUARD[,GUARD...]|none -- CMD "
-			"[ARGS...]\n");
+		fprintf(stderr, "usage: seccomp-guard GUARD[,GUARD...]|none -- CMD "
+				"[ARGS...]\n");
 		return 2;
 	}
 	if (seccomp_apply_guards(guards, &err) < 0) {

@@ -6,8 +6,8 @@
 # attack. Each case copies a real program (echo) in through the writable path and runs it
 # with the loader through every other place the same file shows: a read-only "/" that
 # holds the workspace, a second bind, a read-only bind of a subdirectory, an overlay's
-# upper or lower layer. Root and uid 65534; in the sandbox and, through the noexec-host
-# helper, on the host's own mount tree as --landlock-only will use it.
+# upper or lower layer. Root and uid 65534; in the sandbox and, with --landlock-only, on
+# the host's own mount tree.
 # shellcheck disable=SC2016,SC2317 # snippets expand in the sandboxed shell; cases run via for_each_mode
 # shellcheck source=tests/integration/lib.sh
 . "${top_srcdir:?}/tests/integration/lib.sh"
@@ -17,7 +17,6 @@ need_landlock 1
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
-cp "$NSRUN_HELPERS/noexec-host" "$BIN/noexec-host"
 LD=
 for l in /lib64/ld-linux-*.so.* /lib/ld-linux-*.so.* /lib/ld-musl-*.so.*; do
 	[ -e "$l" ] && { LD=$l; break; }
@@ -204,9 +203,9 @@ case_rw_root_mount() {
 }
 for_each_mode case_rw_root_mount
 
-# ---- the host's own tree, as --landlock-only runs noexec (tests/helpers/noexec-host) ----
+# ---- the host's own tree: --landlock-only --landlock-exec ---------------------------------
 
-host() { as_user "$BIN/noexec-host" --landlock-only "$@"; }
+host() { nsrun --landlock-only "$@"; }
 
 case_host() {
 	local out
@@ -251,7 +250,7 @@ for i in range(1, 301):
 		t0=$(date +%s%N)
 		"$@"
 		echo "ms=$((($(date +%s%N) - t0) / 1000000))"' sh "$WS" "$D/other" \
-		"${user[@]}" "$BIN/noexec-host" --landlock-only --landlock-rw "$WS" --landlock-exec /usr \
+		"${user[@]}" "$BIN/nsrun" --landlock-only --landlock-rw "$WS" --landlock-exec /usr \
 		-- /bin/sh -c '
 		cp /usr/bin/echo "$2/many/150/evil" && echo copied
 		"$1" "$2/many/150/evil" PWNED 2>/dev/null; echo "rc=$?"
@@ -259,7 +258,7 @@ for i in range(1, 301):
 		echo "outside=$(sh -c "$4" sh "$3")"' \
 		sh "$LD" "$WS" "$D/other" "$COUNT_MOUNTS" 2>&1)
 	ms=$(printf '%s\n' "$out" | sed -n 's/^ms=//p')
-	diag "noexec-host with 600 extra mounts: ${ms:-?} ms (process start, noexec, Landlock, exec)"
+	diag "--landlock-only with 600 extra mounts: ${ms:-?} ms (process start, noexec, Landlock, exec)"
 	check_match "many mounts: the command wrote below the workspace" '^copied$' "$out"
 	check_match "many mounts: the loader refused the copy" '^rc=[1-9][0-9]*$' "$out"
 	check_nomatch "many mounts: the copy never ran" 'PWNED' "$out"
