@@ -383,7 +383,7 @@ static int do_proc(struct rootfs_state *st, int root_fd, const struct op *op,
 		bind.source = (char *)"/proc";
 		r = do_bind(root_fd, &bind, OLDROOT "/proc", err);
 	}
-	return r < 0 ? r : files_proc_cover(root_fd, op->dest, err);
+	return r < 0 ? r : files_proc_cover(root_fd, op->dest, st->cfg->host_privileged, err);
 }
 
 static int do_dev(struct rootfs_state *st, int root_fd, const struct op *op,

@@ -20,6 +20,7 @@ struct rootfs_config {
 	const char *path_env;		/* PATH the payload will run with (NULL: unset) */
 	bool in_userns;			/* inside a user namespace (overlay needs userxattr) */
 	bool new_pidns;			/* --proc mounts a fresh procfs instead of binding */
+	bool host_privileged;		/* root, or no userns: every /proc cover is needed */
 	const char *file_label;		/* --file-label, NULL if unset */
 	const struct landlock_config
 		*landlock; /* --landlock-rw/-exec: what the command can write becomes noexec */

@@ -49,6 +49,7 @@ static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
 		.path_env = env_get(plan->proc.envp, "PATH"),
 		.in_userns = ctx->in_userns,
 		.new_pidns = (ctx->clone_flags & CLONE_NEWPID) || plan->ns.pidns_fd >= 0,
+		.host_privileged = ctx->real_root || !ctx->in_userns,
 		.file_label = plan->proc.file_label,
 		.landlock = &plan->landlock,
 	};
