@@ -7,6 +7,7 @@ test_helpers = \
 	tests/helpers/nsrun-probe \
 	tests/helpers/seccomp-deny \
 	tests/helpers/force-enosys \
+	tests/helpers/fake-landlock \
 	tests/helpers/list-options \
 	tests/helpers/plan-dump
 check_PROGRAMS += $(test_helpers)
@@ -45,7 +46,7 @@ integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh t
 # area: hide (issue 4)
 integration_tests += tests/integration/t-hide.sh
 # area: landlock (issue 5)
-integration_tests += tests/integration/t-landlock.sh
+integration_tests += tests/integration/t-landlock.sh tests/integration/t-sec-landlock.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh
 meta_tests = tests/meta/t-docs.sh
