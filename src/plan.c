@@ -347,6 +347,7 @@ static void format_landlock(FILE *f, const struct landlock_config *l)
 	fprintf(f, "landlock.has_bind_tcp=%d\n", l->has_bind_tcp);
 	for (size_t i = 0; i < l->n_bind_tcp; i++)
 		fprintf(f, "landlock.bind_tcp[%zu]=%u\n", i, l->bind_tcp[i]);
+	fprintf(f, "landlock.deny_unix=%d\n", l->deny_unix);
 }
 
 char *plan_format(const struct plan *plan)
@@ -527,6 +528,8 @@ static void rest_to_argv(char ***v, const struct plan *p)
 		push_num(v, "--landlock-bind-tcp", p->landlock.bind_tcp[i], false);
 	if (p->landlock.scope)
 		push(v, "--landlock-scope");
+	if (p->landlock.deny_unix)
+		push(v, "--landlock-deny-unix");
 	if (p->landlock.only)
 		push(v, "--landlock-only");
 	for (size_t i = 0; p->hide.hide && p->hide.hide[i]; i++)

@@ -169,6 +169,7 @@ struct nsrun_open_how {
 #define NSRUN_LL_FS_REFER (1ULL << 13)			/* ABI 2 */
 #define NSRUN_LL_FS_TRUNCATE (1ULL << 14)		/* ABI 3 */
 #define NSRUN_LL_FS_IOCTL_DEV (1ULL << 15)		/* ABI 5 */
+#define NSRUN_LL_FS_RESOLVE_UNIX (1ULL << 16)		/* ABI 9 */
 #define NSRUN_LL_NET_BIND_TCP (1ULL << 0)		/* ABI 4 */
 #define NSRUN_LL_NET_CONNECT_TCP (1ULL << 1)		/* ABI 4 */
 #define NSRUN_LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
@@ -265,6 +266,17 @@ static inline int sys_landlock_add_rule(int ruleset_fd, int rule_type, const voi
 static inline int sys_landlock_restrict_self(int ruleset_fd, __u32 flags)
 {
 	return (int)syscall(__NR_landlock_restrict_self, ruleset_fd, flags);
+}
+
+/* Landlock's self-test: both need ptrace read access to pid and change nothing. */
+static inline int sys_get_robust_list(pid_t pid, void **head, size_t *len)
+{
+	return (int)syscall(SYS_get_robust_list, pid, head, len);
+}
+
+static inline int sys_kcmp(pid_t pid1, pid_t pid2, int type, unsigned long idx1, unsigned long idx2)
+{
+	return (int)syscall(SYS_kcmp, pid1, pid2, type, idx1, idx2);
 }
 
 /* ---- listmount/statmount (Linux 6.8; used by hide.c to find submounts) ---- */

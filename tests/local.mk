@@ -7,6 +7,7 @@ test_helpers = \
 	tests/helpers/nsrun-probe \
 	tests/helpers/seccomp-deny \
 	tests/helpers/force-enosys \
+	tests/helpers/fake-landlock \
 	tests/helpers/list-options \
 	tests/helpers/plan-dump \
 	tests/helpers/sec-attack \
@@ -53,7 +54,7 @@ integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh t
 # area: hide (issue 4)
 integration_tests += tests/integration/t-hide.sh
 # area: landlock (issue 5)
-integration_tests += tests/integration/t-landlock.sh
+integration_tests += tests/integration/t-landlock.sh tests/integration/t-sec-landlock.sh
 # area: seccomp guards (issue 8)
 integration_tests += tests/integration/t-sec-exec.sh
 # area: noexec under --landlock-exec (issue 8)
