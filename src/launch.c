@@ -99,12 +99,17 @@ static char **payload_argv(const struct plan *plan)
 static unsigned guards(const struct setup_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
+	struct landlock_desc desc;
 	unsigned g = 0;
 
 	/* Code in a memfd runs through ld.so and dlopen even when noexec-sealed
 	 * (vm.memfd_noexec only stops execve): with an exec list, no memfd at all. */
 	if (plan->landlock.exec && plan->landlock.exec[0])
 		g |= SECCOMP_GUARD_EXEC_MEMFD;
+	/* --landlock-deny-unix where Landlock cannot refuse connects by path itself. */
+	if (plan->landlock.deny_unix && landlock_describe(&plan->landlock, &desc, NULL) == 0 &&
+	    landlock_unix_needs_seccomp(&desc, &plan->landlock))
+		g |= SECCOMP_GUARD_UNIX_SOCKET;
 	/* CAP_SYS_ADMIN in the initial user namespace lets TIOCSTI reach a terminal that
 	 * is not the controlling one, so --new-session alone does not stop it there. */
 	if (plan->proc.new_session && !ctx->in_userns && (ctx->caps & (1ULL << CAP_SYS_ADMIN)))
