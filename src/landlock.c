@@ -516,19 +516,16 @@ static int (*const probes[])(pid_t) = { probe_robust_list, probe_kcmp };
  * command, and it is reaped before landlock_apply() returns. */
 _noreturn_ static void helper_main(int ready_fd, int done_fd)
 {
-	char c;
-
 	/* Ptrace-mode access needs a dumpable target; this changes the helper only. */
 	(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	(void)!write(ready_fd, "r", 1);
-	(void)!read(done_fd, &c, 1);
+	(void)read_byte(done_fd);
 	_exit(0);
 }
 
 static int self_test_start(struct self_test *t, struct nsrun_error *err)
 {
 	int ready[2], done[2], e;
-	char c;
 
 	if (pipe2(ready, O_CLOEXEC) < 0)
 		return ll_fail(err, errno, "creating a pipe for the Landlock self-test");
@@ -548,7 +545,7 @@ static int self_test_start(struct self_test *t, struct nsrun_error *err)
 	close(ready[1]);
 	close(done[0]);
 	t->done_fd = done[1];
-	if (t->helper < 0 || read(ready[0], &c, 1) != 1) {
+	if (t->helper < 0 || read_byte(ready[0]) < 0) {
 		close(ready[0]);
 		return ll_fail(err, t->helper < 0 ? e : EPIPE,
 			       "starting the Landlock self-test's helper process");

@@ -43,17 +43,6 @@ _noreturn_ void launch_fail(const struct setup_ctx *ctx, struct nsrun_error *err
 	_exit(1);
 }
 
-int launch_read_byte(int fd)
-{
-	char c;
-	ssize_t n;
-
-	do
-		n = read(fd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	return n == 1 ? (unsigned char)c : -1;
-}
-
 /* Whether the monitor has exited: nobody writes to the life pipe, so it polls ready
  * only when its one write end, the monitor's, is closed. The kernel closes a dying
  * process's files before it reparents its children and reads their parent-death
@@ -146,7 +135,7 @@ _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const s
 
 	/* Wait until pid 1 has finished its own fallible setup (EOF: it failed). */
 	if (ready_fd >= 0) {
-		if (launch_read_byte(ready_fd) < 0)
+		if (read_byte(ready_fd) < 0)
 			_exit(1);
 		close(ready_fd);
 	}

@@ -16,9 +16,6 @@
 /* Reports err (error pipe, or print and exit with err->status in place) and exits. */
 _noreturn_ void launch_fail(const struct setup_ctx *ctx, struct nsrun_error *err);
 
-/* One byte from a handshake pipe, retrying EINTR: the byte, or -1 at EOF or error. */
-int launch_read_byte(int fd);
-
 /* --die-with-parent: arm PR_SET_PDEATHSIG, then make sure the parent did not die
  * before it was armed (the monitor's life pipe when there is one, else getppid()).
  * Call after the last credential change, which clears the signal. */

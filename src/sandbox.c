@@ -158,21 +158,12 @@ static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_e
 static int read_outcome(struct monitor *mon, struct nsrun_error *err)
 {
 	char buf[1 + sizeof(struct nsrun_error)];
-	size_t total = 0;
-	ssize_t n;
+	ssize_t total = read_full(mon->error_fd, buf, sizeof(buf));
 
-	while (total < sizeof(buf)) {
-		n = read(mon->error_fd, buf + total, sizeof(buf) - total);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		total += (size_t)n;
-	}
 	if (total == 1 && buf[0] == SETUP_EXEC_MARKER)
 		return 1;
-	if (total == sizeof(*err) || total == sizeof(buf)) {
-		memcpy(err, buf + (total == sizeof(buf) ? 1 : 0), sizeof(*err));
+	if (total == (ssize_t)sizeof(*err) || total == (ssize_t)sizeof(buf)) {
+		memcpy(err, buf + (total == (ssize_t)sizeof(buf) ? 1 : 0), sizeof(*err));
 		err->msg[sizeof(err->msg) - 1] = '\0';
 		return err->code > 0 ? -err->code : -EINVAL;
 	}
@@ -194,18 +185,9 @@ static int wait_child(pid_t pid)
 static int payload_status(struct monitor *mon)
 {
 	int status;
-	size_t total = 0;
-	ssize_t n;
 
-	while (mon->status_fd >= 0 && total < sizeof(status)) {
-		n = read(mon->status_fd, (char *)&status + total, sizeof(status) - total);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		total += (size_t)n;
-	}
-	if (total == sizeof(status))
+	if (mon->status_fd >= 0 &&
+	    read_full(mon->status_fd, &status, sizeof(status)) == (ssize_t)sizeof(status))
 		return status;
 	return wait_child(mon->child);
 }
@@ -239,7 +221,7 @@ static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx, struc
 		return r;
 	/* An outside helper (newuidmap) writes the maps while we wait. */
 	if (plan->sync.userns_block_fd >= 0)
-		(void)launch_read_byte(plan->sync.userns_block_fd);
+		(void)read_byte(plan->sync.userns_block_fd);
 	return 0;
 }
 

@@ -31,7 +31,7 @@
 
 static void wait_for_parent(const struct setup_ctx *ctx)
 {
-	int c = launch_read_byte(ctx->go_fd);
+	int c = read_byte(ctx->go_fd);
 
 	close(ctx->go_fd);
 	/* EOF: the parent gave up (it reports why); stop without a word. */
@@ -150,7 +150,7 @@ static int wait_block_fd(int fd)
 {
 	if (fd < 0)
 		return 0;
-	(void)launch_read_byte(fd);
+	(void)read_byte(fd);
 	close(fd);
 	return 0;
 }
