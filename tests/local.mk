@@ -69,7 +69,8 @@ AM_TESTS_ENVIRONMENT = \
 
 EXTRA_DIST += $(integration_tests) $(compat_tests) $(meta_tests) \
 	tests/integration/lib.sh tests/fuzz/corpus bench \
-	tests/compat/oracle.sh tests/compat/allowlist.sh tests/compat/oracle-build.sh
+	tests/compat/oracle.sh tests/compat/allowlist.sh tests/compat/oracle-build.sh \
+	tests/compat/check-upstream.sh tests/compat/upstream-unittest.py
 
 if ENABLE_FUZZING
 noinst_PROGRAMS = tests/fuzz/fuzz-cli
@@ -81,7 +82,7 @@ fuzz: tests/fuzz/fuzz-cli
 	@echo "new inputs are in fuzz-corpus-cli/; add crashers to tests/fuzz/corpus/cli"
 endif
 clean-local:
-	-rm -rf fuzz-corpus-cli bwrap-oracle
+	-rm -rf fuzz-corpus-cli bwrap-oracle check-upstream
 
 # check-legacy: the filesystem suites again with the new mount API answering ENOSYS,
 # so the legacy mount(2) path runs for real.
@@ -108,4 +109,10 @@ oracle-build:
 	@$(SHELL) $(top_srcdir)/tests/compat/oracle-build.sh \
 		"$${NSRUN_ORACLE_BWRAP:-$(abs_top_srcdir)/../shared/oracle}" '$(ORACLE_OUT)'
 
-.PHONY: fuzz check-legacy lint format-check oracle-build
+# check-upstream: bubblewrap 0.11.1's own suite against nsrun (as bwrap) and against the
+# oracle, as root and uid 65534; passes when nsrun's per-case results equal the oracle's.
+check-upstream: all oracle-build
+	$(SHELL) $(top_srcdir)/tests/compat/check-upstream.sh '$(abs_top_builddir)/nsrun' \
+		'$(ORACLE_OUT)' '$(abs_top_builddir)/check-upstream'
+
+.PHONY: fuzz check-legacy lint format-check oracle-build check-upstream
