@@ -16,6 +16,9 @@ out=$2
 
 if [ -d "$src" ] && [ -x "$src/build-bwrap" ]; then
 	mkdir -p "$out"
+	# Links left by a binary SOURCE must not be written through.
+	[ ! -L "$out/bwrap" ] || rm -f "$out/bwrap" "$out/.built"
+	[ ! -L "$out/src" ] || rm -f "$out/src"
 	# Only a C compiler and libcap are needed; configure's CC may carry sanitizer flags.
 	bin=$(CC=cc "$src/build-bwrap" "$out")
 	[ "$bin" = "$out/bwrap" ] || { echo "oracle-build: build-bwrap printed '$bin'" >&2; exit 1; }
