@@ -60,7 +60,7 @@ integration_tests += tests/integration/t-sec-exec.sh
 # area: noexec under --landlock-exec (issue 8)
 integration_tests += tests/integration/t-sec-noexec.sh
 
-compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh
+compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh
 fuzz_tests = tests/fuzz/fuzz-cli-replay
 check_PROGRAMS += $(fuzz_tests)
@@ -77,10 +77,13 @@ AM_TESTS_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	ASAN_OPTIONS=detect_leaks=0; export ASAN_OPTIONS; \
 	UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS; \
-	NSRUN_FORCE_ENOSYS='$(NSRUN_FORCE_ENOSYS)'; export NSRUN_FORCE_ENOSYS;
+	NSRUN_FORCE_ENOSYS='$(NSRUN_FORCE_ENOSYS)'; export NSRUN_FORCE_ENOSYS; \
+	NSRUN_ORACLE_OUT='$(ORACLE_OUT)'; export NSRUN_ORACLE_OUT;
 
 EXTRA_DIST += $(integration_tests) $(compat_tests) $(meta_tests) \
-	tests/integration/lib.sh tests/fuzz/corpus bench
+	tests/integration/lib.sh tests/fuzz/corpus bench \
+	tests/compat/oracle.sh tests/compat/allowlist.sh tests/compat/oracle-build.sh \
+	tests/compat/check-upstream.sh tests/compat/upstream-unittest.py
 
 if ENABLE_FUZZING
 noinst_PROGRAMS = tests/fuzz/fuzz-cli
@@ -92,7 +95,7 @@ fuzz: tests/fuzz/fuzz-cli
 	@echo "new inputs are in fuzz-corpus-cli/; add crashers to tests/fuzz/corpus/cli"
 endif
 clean-local:
-	-rm -rf fuzz-corpus-cli
+	-rm -rf fuzz-corpus-cli bwrap-oracle check-upstream
 
 # check-legacy: the filesystem suites again with the new mount API answering ENOSYS,
 # so the legacy mount(2) path runs for real.
@@ -110,4 +113,20 @@ lint:
 format-check:
 	cd $(top_srcdir) && clang-format --style=file -n --Werror src/*.[ch]
 
-.PHONY: fuzz check-legacy lint format-check
+# The reference bwrap (bubblewrap 0.11.1) for tests/compat and check-upstream, built once
+# per `make check` into the build tree from ../shared/oracle beside the source tree, or
+# from NSRUN_ORACLE_BWRAP (that folder, or a bwrap binary; environment or make variable).
+# Without either, tests/compat use the system bwrap. Never built inside shared/.
+ORACLE_OUT = $(abs_top_builddir)/bwrap-oracle
+check_DATA = oracle-build
+oracle-build:
+	@$(SHELL) $(top_srcdir)/tests/compat/oracle-build.sh \
+		"$${NSRUN_ORACLE_BWRAP:-$(abs_top_srcdir)/../shared/oracle}" '$(ORACLE_OUT)'
+
+# check-upstream: bubblewrap 0.11.1's own suite against nsrun (as bwrap) and against the
+# oracle, as root and uid 65534; passes when nsrun's per-case results equal the oracle's.
+check-upstream: all oracle-build
+	$(SHELL) $(top_srcdir)/tests/compat/check-upstream.sh '$(abs_top_builddir)/nsrun' \
+		'$(ORACLE_OUT)' '$(abs_top_builddir)/check-upstream'
+
+.PHONY: fuzz check-legacy lint format-check oracle-build check-upstream

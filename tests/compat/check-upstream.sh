@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# check-upstream.sh NSRUN ORACLE_OUT LOGDIR: `make check-upstream`. Runs bubblewrap
+# 0.11.1's own test suite (test-run.sh, test-specifying-userns.sh,
+# test-specifying-pidns.sh, test-seccomp.py, unpacked by the oracle build into
+# ORACLE_OUT/src/tests; nothing of them is in this tree) against nsrun through a symlink
+# named bwrap, and against the oracle binary on the same machine, as root and as uid
+# 65534 (as the current user only, when not root). It passes only when nsrun's per-case
+# results equal the oracle's: every case passes, fails or skips as it does for bwrap.
+# Logs and the per-case results stay in LOGDIR.
+set -u
+nsrun=$1
+oracle=$2
+logs=$3
+here=$(cd "$(dirname "$0")" && pwd)
+SUITES=(test-run.sh test-specifying-userns.sh test-specifying-pidns.sh test-seccomp.py)
+UNPRIV=65534
+SUITE_TIMEOUT=${NSRUN_UPSTREAM_TIMEOUT:-600}
+
+die() {
+	echo "check-upstream: $*" >&2
+	exit 2
+}
+
+[ -x "$oracle/bwrap" ] && [ -d "$oracle/src/tests" ] ||
+	die "no oracle build with upstream's tests in '$oracle' (it needs ../shared/oracle, or NSRUN_ORACLE_BWRAP naming that folder)"
+[ -x "$nsrun" ] || die "no nsrun at '$nsrun'"
+
+# What the suites need, so that a missing tool does not pass as a skip on both sides.
+PY=
+for p in python3 /usr/bin/python3; do
+	if command -v "$p" >/dev/null && "$p" -c 'import seccomp' 2>/dev/null; then
+		PY=$(command -v "$p")
+		break
+	fi
+done
+missing=
+[ -n "$PY" ] || missing+=" python3-seccomp"
+command -v capsh >/dev/null || [ -x /usr/sbin/capsh ] || missing+=" libcap2-bin"
+command -v strace >/dev/null || missing+=" strace"
+command -v findmnt >/dev/null || missing+=" util-linux(findmnt)"
+[ -z "$missing" ] || die "missing:$missing"
+
+if [ "$(id -u)" = 0 ]; then
+	MODES=(root unpriv)
+else
+	MODES=(user)
+fi
+
+# Copies any user can read and run (the build tree may be 0700), in a private directory.
+work=$(mktemp -d "${TMPDIR:-/tmp}/nsrun-upstream.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$work"' EXIT
+chmod 0755 "$work"
+cp -R "$oracle/src/tests" "$work/tests"
+cp "$here/upstream-unittest.py" "$work/unittest-tap.py"
+mkdir "$work/oracle" "$work/nsrun"
+cp "$oracle/bwrap" "$work/oracle/bwrap"
+cp "$nsrun" "$work/nsrun/nsrun"
+ln -s nsrun "$work/nsrun/bwrap"
+chmod -R a+rX "$work"
+rm -rf "$logs"
+mkdir -p "$logs"
+
+# run_suite MODE TOOL SUITE: runs one suite, leaves LOGDIR/MODE-TOOL-SUITE.{out,err,rc,res}.
+run_suite() {
+	local mode=$1 tool=$2 suite=$3 base=$logs/$1-$2-$3 cmd
+	cmd=(env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/ LANG=C.UTF-8
+		BWRAP="$work/$tool/bwrap" BWRAP_MUST_WORK=1
+		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
+		timeout -k 10 "$SUITE_TIMEOUT")
+	case $suite in
+	*.py) cmd+=("$PY" "$work/unittest-tap.py" "$work/tests/$suite") ;;
+	*) cmd+=(bash "$work/tests/$suite") ;;
+	esac
+	[ "$mode" = unpriv ] && cmd=(setpriv "--reuid=$UNPRIV" "--regid=$UNPRIV" --clear-groups -- "${cmd[@]}")
+	(cd / && "${cmd[@]}" >"$base.out" 2>"$base.err" </dev/null)
+	echo $? >"$base.rc"
+	# Per-case results: the TAP lines, the plan, the exit status.
+	{
+		grep -E '^(not )?ok\b|^1\.\.[0-9]+' "$base.out" | sed "s|$work/$tool/bwrap|BWRAP|g"
+		echo "exit status $(cat "$base.rc")"
+	} >"$base.res"
+}
+
+# summary RES: "N ok, N skip, N not ok" of one result file.
+summary() {
+	local okn skip notok
+	okn=$(grep -cE '^ok\b' "$1")
+	skip=$(grep -cE '^ok\b.*# SKIP' "$1")
+	notok=$(grep -cE '^not ok\b' "$1")
+	echo "$((okn - skip)) pass, $skip skip, $notok fail, $(tail -n1 "$1")"
+}
+
+echo "check-upstream: bubblewrap 0.11.1's tests, oracle ($("$work/oracle/bwrap" --version)) vs nsrun as bwrap"
+status=0
+start=$SECONDS
+for mode in "${MODES[@]}"; do
+	for suite in "${SUITES[@]}"; do
+		t0=$SECONDS
+		run_suite "$mode" oracle "$suite"
+		run_suite "$mode" nsrun "$suite"
+		o=$logs/$mode-oracle-$suite n=$logs/$mode-nsrun-$suite
+		if cmp -s "$o.res" "$n.res"; then
+			result=same
+		else
+			result=DIFFERENT
+			status=1
+		fi
+		printf '%-7s %-27s %-9s (%3ss)  oracle: %s\n%46s nsrun:  %s\n' "$mode" "$suite" "$result" \
+			"$((SECONDS - t0))" "$(summary "$o.res")" "" "$(summary "$n.res")"
+		if [ "$result" = DIFFERENT ]; then
+			diff "$o.res" "$n.res" | sed -n 's/^< /    oracle: /p;s/^> /    nsrun:  /p'
+			echo "    nsrun's output: $n.{out,err}; the end of its stderr:"
+			grep -v '^+' "$n.err" | tail -n 8 | sed 's/^/    | /'
+		fi
+	done
+done
+echo "check-upstream: $((SECONDS - start))s; logs in $logs"
+if [ "$status" = 0 ]; then
+	echo "check-upstream: PASS (nsrun's results equal bubblewrap 0.11.1's, case by case)"
+else
+	echo "check-upstream: FAIL (nsrun's results differ from bubblewrap 0.11.1's)"
+fi
+exit "$status"
