@@ -210,6 +210,12 @@ void setup_close_fds_except(int *keep, size_t n)
 	}
 }
 
+static bool pid1_is_ns_init(const struct setup_ctx *ctx)
+{
+	return (ctx->clone_flags & CLONE_NEWPID) ||
+	       (ctx->plan->ns.pidns_fd >= 0 && ctx->plan->ns.pid);
+}
+
 /* pid 1: everything that can fail happens before the payload is released through
  * ready_fd, so a failure here still means the command never ran. */
 _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int ready_fd,
@@ -224,9 +230,12 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int 
 	/* pid 1 needs no capabilities. An outer seccomp policy may deny capset to root;
 	 * bwrap ignores that too. */
 	r = caps_set(0, &err);
-	/* Non-dumpable: the payload cannot reach nsrun's binary through /proc/1/exe
-	 * (CVE-2019-5736's pattern). */
-	if (r == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+	/* CVE-2019-5736's pattern: keep a handle on /proc/1/exe, reopen nsrun's binary
+	 * for writing once no process runs it. As the init of a new pid namespace pid 1
+	 * stays dumpable, as bwrap's, so that the caller's other processes can join the
+	 * sandbox through /proc/PID/ns: its exit ends every process that could hold
+	 * such a handle. Anywhere else a payload's daemon can outlive it. */
+	if (r == 0 && !pid1_is_ns_init(ctx) && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		r = error_set(&err, errno, "can't set dumpable");
 	if (r == -EPERM && ctx->real_root)
 		r = 0;

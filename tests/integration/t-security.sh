@@ -56,19 +56,15 @@ case_fds() {
 		--tmpfs /run --ro-bind "$BIN" /run/b --overlay-hide rm --landlock-rw /tmp --seccomp 8 /run/b/nsrun-probe fds \
 		8<"$TMP/filter-$MODE" 7</dev/null)
 	check_eq "fds: agent shape (hide, landlock, seccomp fd): no extra fd" "$base" "$out"
-	# pid 1 (nsrun's reaper) must hold no directory fd (a way out of the root) either
-	if [ "$MODE" = root ]; then
-		out=$(nsrun "${HOST[@]}" --proc /proc --unshare-pid --sync-fd 3 -- /bin/sh -c '
-			for f in /proc/1/fd/*; do
-				[ -d "$f" ] && echo "dir $f -> $(readlink "$f")"
-				readlink "$f" | grep -E "oldroot|newroot|anon_inode" | sed "s|^|internal $f -> |"
-			done; ls /proc/1/fd | wc -l' 3</dev/null 2>&1)
-		check_match "fds: pid 1's fds were listed" '^[0-9]+$' "$out"
-		check_nomatch "fds: nsrun's pid 1 holds no directory or internal fd" '^(dir|internal) ' "$out"
-	else
-		out=$(nsrun "${HOST[@]}" --proc /proc --unshare-pid -- /bin/sh -c 'ls /proc/1/fd 2>&1 >/dev/null')
-		check_match "fds: nsrun's pid 1 fds are not readable by the payload" 'Permission denied' "$out"
-	fi
+	# pid 1 (nsrun's reaper) must hold no directory fd (a way out of the root) either; it
+	# is dumpable as bwrap's, so that the caller's other processes can join it
+	out=$(nsrun "${HOST[@]}" --proc /proc --unshare-pid --sync-fd 3 -- /bin/sh -c '
+		for f in /proc/1/fd/*; do
+			[ -d "$f" ] && echo "dir $f -> $(readlink "$f")"
+			readlink "$f" | grep -E "oldroot|newroot|anon_inode" | sed "s|^|internal $f -> |"
+		done; ls /proc/1/fd | wc -l' 3</dev/null 2>&1)
+	check_match "fds: pid 1's fds were listed" '^[0-9]+$' "$out"
+	check_nomatch "fds: nsrun's pid 1 holds no directory or internal fd" '^(dir|internal) ' "$out"
 }
 # the fds the cases pass are closed around them (the test harness may hold fd 3)
 for_each_mode case_fds 3<&- 4>&- 5>&- 6<&- 8<&- 9<&- 12>&-
@@ -101,6 +97,16 @@ EOF
 	out=$(as_user "$d/nsrun" --bind / / --dev /dev --proc /proc --sync-fd 3 -- /bin/sh -c \
 		'perl "$1" /proc/1/exe /proc/$PPID/exe' _ "$d/w.pl" 3</dev/null 2>&1)
 	check_nomatch "exe: reaper without pid ns (--sync-fd): neither exe writable" 'WRITTEN|=$' "$out"
+	# pid 1 of a new pid namespace is dumpable (others join through /proc/PID/ns): a
+	# handle on /proc/1/exe kept by a daemon is no use, since pid 1 runs nsrun's
+	# binary as long as any process of the namespace lives, and its exit ends them.
+	out=$(as_user "$d/nsrun" --bind / / --dev /dev --proc /proc --unshare-pid -- /bin/sh -c '
+		exec 9</proc/1/exe || exit 1
+		(trap "" HUP TERM; sleep 2; perl "$1" /proc/self/fd/9 >"$2/daemon.out" 2>&1) &
+		echo opened' _ "$d/w.pl" "$d" 2>&1)
+	check_eq "exe: the payload may keep a handle on pid 1's exe (pid 1 dumpable)" opened "$out"
+	check_match "exe: ... but a daemon cannot reopen it for writing" \
+		'^/proc/self/fd/9=(Text file busy|Permission denied)$' "$(cat "$d/daemon.out" 2>&1)"
 	check "exe: the binary is unchanged" cmp -s "$NSRUN" "$d/nsrun"
 	if [ "$MODE" = unpriv ]; then
 		out=$(as_user "$d/nsrun" --bind / / --dev /dev --proc /proc -- perl -e '
