@@ -62,7 +62,7 @@ AM_TESTS_ENVIRONMENT = \
 	NSRUN_HELPERS='$(abs_top_builddir)/tests/helpers'; export NSRUN_HELPERS; \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
-	ASAN_OPTIONS=detect_leaks=0; export ASAN_OPTIONS; \
+	ASAN_OPTIONS=detect_leaks=1; export ASAN_OPTIONS; \
 	UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS; \
 	NSRUN_FORCE_ENOSYS='$(NSRUN_FORCE_ENOSYS)'; export NSRUN_FORCE_ENOSYS;
 
