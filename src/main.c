@@ -76,6 +76,7 @@ int main(int argc, char **argv)
 	struct nsrun_error err = { 0 };
 	struct cli_io io = {
 		.read_fd = cli_read_fd_default,
+		.check_fd = cli_check_fd_default,
 		.envp = environ,
 		.selinux_enabled = selinux_enabled(),
 	};
