@@ -46,6 +46,8 @@ integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh t
 integration_tests += tests/integration/t-hide.sh
 # area: landlock (issue 5)
 integration_tests += tests/integration/t-landlock.sh
+# area: malformed inputs found by fuzzing and review (issue 8)
+integration_tests += tests/integration/t-inputs.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh
 meta_tests = tests/meta/t-docs.sh
