@@ -63,6 +63,7 @@ enum cli_flags {
 	X(LANDLOCK_ABI, "--landlock-abi", 0, OPTG_LANDLOCK, OPTF_NS, "", "Print the Landlock ABI of this kernel and the rights nsrun handles") \
 	X(LANDLOCK_BIND_TCP, "--landlock-bind-tcp", 1, OPTG_LANDLOCK, OPTF_NS, "PORT", "Allow binding TCP PORT (repeatable; other ports are denied)") \
 	X(LANDLOCK_CONNECT_TCP, "--landlock-connect-tcp", 1, OPTG_LANDLOCK, OPTF_NS, "PORT", "Allow connecting to TCP PORT (repeatable; other ports are denied)") \
+	X(LANDLOCK_DENY_UNIX, "--landlock-deny-unix", 0, OPTG_LANDLOCK, OPTF_NS, "", "Deny connecting to UNIX sockets by path outside the rw paths (seccomp where Landlock cannot)") \
 	X(LANDLOCK_EXEC, "--landlock-exec", 1, OPTG_LANDLOCK, OPTF_NS, "PATH", "Allow executing files under PATH (repeatable)") \
 	X(LANDLOCK_ONLY, "--landlock-only", 0, OPTG_LANDLOCK, OPTF_NS, "", "Apply only the Landlock boundary and run COMMAND in place (no namespaces)") \
 	X(LANDLOCK_RW, "--landlock-rw", 1, OPTG_LANDLOCK, OPTF_NS, "PATH", "Allow writing under PATH; everything else is read-only (repeatable)") \

@@ -149,6 +149,8 @@ static int h_flag(struct cli_state *st, const struct cli_option *opt, char *cons
 		p->landlock.enabled = p->landlock.only = true;
 	} else if (id == OPT_LANDLOCK_SCOPE) {
 		p->landlock.enabled = p->landlock.scope = true;
+	} else if (id == OPT_LANDLOCK_DENY_UNIX) {
+		p->landlock.enabled = p->landlock.deny_unix = true;
 	}
 	return 0;
 }
@@ -678,6 +680,7 @@ static const cli_handler handlers[OPT_MAX] = {
 	[OPT_LANDLOCK_ABI] = h_flag,
 	[OPT_LANDLOCK_BIND_TCP] = h_landlock,
 	[OPT_LANDLOCK_CONNECT_TCP] = h_landlock,
+	[OPT_LANDLOCK_DENY_UNIX] = h_flag,
 	[OPT_LANDLOCK_EXEC] = h_landlock,
 	[OPT_LANDLOCK_ONLY] = h_flag,
 	[OPT_LANDLOCK_RW] = h_landlock,

@@ -306,8 +306,31 @@ int files_dev(int root_fd, const char *dest, int host_dev_fd, int console_fd, mo
 	return r;
 }
 
-/* Read-only covers for the writable parts of /proc that reach the host kernel. */
-int files_proc_cover(int root_fd, const char *dest, struct nsrun_error *err)
+/* Whether dest/name needs a cover. With host privileges every entry that exists does:
+ * sandbox processes are then the host's uid 0, whom the kernel lets write sysctls by
+ * their mode bits alone (no capability checked), and access(W_OK) cannot tell, as
+ * procfs answers EACCES for the sys directory itself whoever asks. Otherwise bwrap's
+ * rule stands: only what the caller can write, normally nothing. */
+static int proc_needs_cover(int proc, const char *dest, const char *name, bool host_privileged,
+			    struct nsrun_error *err)
+{
+	if (host_privileged) {
+		if (faccessat(proc, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+			return 1;
+	} else if (faccessat(proc, name, W_OK, 0) == 0) {
+		return 1;
+	} else if (errno == EACCES || errno == EROFS) {
+		return 0;
+	}
+	if (errno == ENOENT)
+		return 0;
+	return error_set(err, errno, "Can't access %s/%s", dest, name);
+}
+
+/* Read-only covers for the parts of /proc that reach the host kernel: sysctls, sysrq,
+ * irq affinity, PCI config space. Recursive, so a binfmt_misc mounted under sys is
+ * covered too (and so that a locked submount does not make the bind fail). */
+int files_proc_cover(int root_fd, const char *dest, bool host_privileged, struct nsrun_error *err)
 {
 	static const char *const covered[] = { "sys", "sysrq-trigger", "irq", "bus" };
 	_cleanup_close_ int proc = path_open(root_fd, dest, O_PATH | O_DIRECTORY);
@@ -316,12 +339,12 @@ int files_proc_cover(int root_fd, const char *dest, struct nsrun_error *err)
 		return error_set(err, -proc, "Can't mount proc on /newroot%s", dest);
 	for (size_t i = 0; i < ARRAY_SIZE(covered); i++) {
 		_cleanup_close_ int fd = -1;
-		int r;
+		int r = proc_needs_cover(proc, dest, covered[i], host_privileged, err);
 
-		if (faccessat(proc, covered[i], W_OK, 0) < 0) {
-			if (errno == EACCES || errno == ENOENT || errno == EROFS)
-				continue;
-			return error_set(err, errno, "Can't access %s/%s", dest, covered[i]);
+		if (r <= 0) {
+			if (r < 0)
+				return r;
+			continue;
 		}
 		fd = openat(proc, covered[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		r = fd < 0 ? -errno :

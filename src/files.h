@@ -40,6 +40,7 @@ int files_chmod(int root_fd, const char *path, mode_t mode, struct nsrun_error *
 int files_dev(int root_fd, const char *dest, int host_dev_fd, int console_fd, mode_t parent_mode,
 	      struct nsrun_error *err);
 
-/* After --proc: bind sys, sysrq-trigger, irq and bus read-only over themselves where they
- * are writable (access W_OK); EACCES, ENOENT and EROFS mean there is nothing to cover. */
-int files_proc_cover(int root_fd, const char *dest, struct nsrun_error *err);
+/* After --proc: bind sys, sysrq-trigger, irq and bus read-only over themselves. With
+ * host_privileged (root, or no user namespace) every one that exists is covered;
+ * otherwise, as in bwrap, only those the caller can write (access W_OK). */
+int files_proc_cover(int root_fd, const char *dest, bool host_privileged, struct nsrun_error *err);

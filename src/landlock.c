@@ -10,27 +10,24 @@
 
 #include "landlock.h"
 
-#include <dirent.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <linux/kcmp.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "landlock-interp.h"
+#include "path.h"
 #include "syscall.h"
 #include "util.h"
-
-#define MAX_INTERPRETERS 32
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ELFDATA_NATIVE ELFDATA2LSB
-#else
-#define ELFDATA_NATIVE ELFDATA2MSB
-#endif
 
 #define LL_FS_MAKE_ALL                                                            \
 	(NSRUN_LL_FS_MAKE_CHAR | NSRUN_LL_FS_MAKE_DIR | NSRUN_LL_FS_MAKE_REG |    \
@@ -43,8 +40,17 @@
 	(LL_FS_WRITE_ALL | NSRUN_LL_FS_EXECUTE | NSRUN_LL_FS_READ_FILE | NSRUN_LL_FS_READ_DIR | \
 	 NSRUN_LL_FS_IOCTL_DEV)
 
-/* Device files kept writable so that `2>/dev/null` and terminal output keep working. */
-static const char *const writable_devices[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/tty" };
+/* Device files kept writable so that `2>/dev/null` and terminal output keep working;
+ * each only when it is that very device (a link planted there gains nothing). */
+static const struct {
+	const char *path;
+	unsigned major, minor;
+} writable_devices[] = {
+	{ "/dev/null", 1, 3 },
+	{ "/dev/zero", 1, 5 },
+	{ "/dev/full", 1, 7 },
+	{ "/dev/tty", 5, 0 },
+};
 
 /* Every failure to build the boundary exits 126, so it can be told from the command's own. */
 static int fail_closed(struct nsrun_error *err, int r)
@@ -71,7 +77,7 @@ uint64_t landlock_fs_write_rights(int abi)
 	case 2:
 		r &= ~NSRUN_LL_FS_TRUNCATE;
 		break;
-	default: /* 3..8 add no write-type right nsrun knows; a newer ABI is taken as 8 */
+	default: /* 3..9 add no write-type right nsrun knows; a newer ABI is taken as 9 */
 		break;
 	}
 	return r;
@@ -92,10 +98,18 @@ uint64_t landlock_fs_all_rights(int abi)
 		return 0;
 	/* The write rights carry the per-ABI fall-through; of the rest only IOCTL_DEV is
 	 * newer than ABI 1. */
-	r = landlock_fs_write_rights(abi) | (LL_FS_EVERY & ~LL_FS_WRITE_ALL);
+	r = landlock_fs_write_rights(abi) | (LL_FS_EVERY & ~LL_FS_WRITE_ALL) |
+	    landlock_fs_unix_rights(abi);
 	if (abi < 5)
 		r &= ~NSRUN_LL_FS_IOCTL_DEV;
 	return r;
+}
+
+uint64_t landlock_fs_unix_rights(int abi)
+{
+	/* resolve_unix (Linux 7.1): connect(2) and sendmsg(2) to a pathname UNIX socket.
+	 * Sockets are files, so it is also valid on a rule for a non-directory. */
+	return abi >= 9 ? NSRUN_LL_FS_RESOLVE_UNIX : 0;
 }
 
 uint64_t landlock_net_rights(int abi)
@@ -179,7 +193,13 @@ int landlock_describe_abi(const struct landlock_config *cfg, int abi, struct lan
 				     "the kernel reported Landlock ABI 0; the --landlock-* "
 				     "boundary cannot be built, refusing to run");
 	ret->abi = abi;
-	ret->handled_fs = landlock_fs_write_rights(abi);
+	/* Connecting to a host service's socket (a D-Bus, docker or ssh-agent socket) is a
+	 * way to write outside the boundary: handled whenever the kernel can. */
+	ret->handled_fs = landlock_fs_write_rights(abi) | landlock_fs_unix_rights(abi);
+	if (landlock_fs_unix_rights(abi))
+		ret->unix_connect = LANDLOCK_UNIX_LANDLOCK;
+	else if (cfg->deny_unix)
+		ret->unix_connect = LANDLOCK_UNIX_SECCOMP; /* landlock_unix_needs_seccomp() */
 	if (has_paths(cfg->exec))
 		ret->handled_fs |= NSRUN_LL_FS_EXECUTE;
 	if ((cfg->has_connect_tcp || cfg->has_bind_tcp) && abi < 4)
@@ -204,6 +224,23 @@ int landlock_describe_abi(const struct landlock_config *cfg, int abi, struct lan
 	return 0;
 }
 
+bool landlock_unix_needs_seccomp(const struct landlock_desc *desc,
+				 const struct landlock_config *cfg)
+{
+	return cfg->enabled && cfg->deny_unix && !(desc->handled_fs & NSRUN_LL_FS_RESOLVE_UNIX);
+}
+
+const char *landlock_unix_connect_name(enum landlock_unix_connect how)
+{
+	static const char *const names[LANDLOCK_UNIX_MAX] = {
+		[LANDLOCK_UNIX_UNRESTRICTED] = "unrestricted",
+		[LANDLOCK_UNIX_LANDLOCK] = "landlock",
+		[LANDLOCK_UNIX_SECCOMP] = "seccomp",
+	};
+
+	return (unsigned)how < LANDLOCK_UNIX_MAX ? names[how] : "unrestricted";
+}
+
 int landlock_describe(const struct landlock_config *cfg, struct landlock_desc *ret,
 		      struct nsrun_error *err)
 {
@@ -217,9 +254,9 @@ int landlock_describe(const struct landlock_config *cfg, struct landlock_desc *r
 /* ---- --landlock-abi ---- */
 
 static const char *const fs_right_names[] = {
-	"execute",   "write_file", "read_file", "read_dir",  "remove_dir", "remove_file",
-	"make_char", "make_dir",   "make_reg",	"make_sock", "make_fifo",  "make_block",
-	"make_sym",  "refer",	   "truncate",	"ioctl_dev",
+	"execute",   "write_file", "read_file", "read_dir",  "remove_dir",   "remove_file",
+	"make_char", "make_dir",   "make_reg",	"make_sock", "make_fifo",    "make_block",
+	"make_sym",  "refer",	   "truncate",	"ioctl_dev", "resolve_unix",
 };
 static const char *const net_right_names[] = { "bind_tcp", "connect_tcp" };
 static const char *const scope_names[] = { "abstract_unix_socket", "signal" };
@@ -246,9 +283,11 @@ int landlock_print_abi(FILE *out, struct nsrun_error *err)
 		return unavailable(-abi, false, err);
 	}
 	fprintf(out, "abi=%d\n", abi);
-	print_rights(out, "handled-fs", landlock_fs_write_rights(abi), fs_right_names,
+	print_rights(out, "handled-fs",
+		     landlock_fs_write_rights(abi) | landlock_fs_unix_rights(abi), fs_right_names,
 		     ARRAY_SIZE(fs_right_names));
-	print_rights(out, "file-rights", landlock_fs_file_rights(abi), fs_right_names,
+	print_rights(out, "file-rights",
+		     landlock_fs_file_rights(abi) | landlock_fs_unix_rights(abi), fs_right_names,
 		     ARRAY_SIZE(fs_right_names));
 	print_rights(out, "exec-fs", NSRUN_LL_FS_EXECUTE, fs_right_names,
 		     ARRAY_SIZE(fs_right_names));
@@ -258,122 +297,25 @@ int landlock_print_abi(FILE *out, struct nsrun_error *err)
 		     ARRAY_SIZE(net_right_names));
 	print_rights(out, "scoped", landlock_scope_rights(abi), scope_names,
 		     ARRAY_SIZE(scope_names));
+	/* The gap that matters most for agents: say it on every kernel that has it. */
+	if (landlock_fs_unix_rights(abi))
+		fprintf(out, "unix-connect=landlock (pathname UNIX socket connects are "
+			     "restricted to the --landlock-rw paths)\n");
+	else
+		fprintf(out,
+			"unix-connect=unrestricted (Landlock ABI %d cannot restrict "
+			"connecting to pathname UNIX sockets, ABI 9 (Linux 7.1) can; "
+			"--landlock-deny-unix refuses socket(AF_UNIX) with seccomp instead)\n",
+			abi);
 	return fflush(out) == 0 ? 0 : error_set(err, errno, "writing the Landlock ABI report");
-}
-
-/* ---- ELF interpreters of --landlock-exec files ---- */
-
-/* Reads PT_INTERP of the file open at fd into buf. Returns 1 when found, 0 for a
- * file with none (not ELF, static, unreadable), never an error: a missing
- * interpreter rule only makes the boundary stricter. */
-static int elf_interp(int fd, char *buf, size_t size)
-{
-	union {
-		Elf32_Ehdr e32;
-		Elf64_Ehdr e64;
-	} eh;
-	union {
-		Elf32_Phdr p32;
-		Elf64_Phdr p64;
-	} ph;
-	ssize_t n = pread(fd, &eh, sizeof(eh), 0);
-	bool is64;
-	uint64_t phoff, off, len;
-	size_t phentsize, phnum;
-
-	if (n < (ssize_t)sizeof(eh.e32) || memcmp(eh.e32.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e32.e_ident[EI_DATA] != ELFDATA_NATIVE)
-		return 0;
-	is64 = eh.e32.e_ident[EI_CLASS] == ELFCLASS64;
-	if (is64 && n < (ssize_t)sizeof(eh.e64))
-		return 0;
-	phoff = is64 ? eh.e64.e_phoff : eh.e32.e_phoff;
-	phnum = is64 ? eh.e64.e_phnum : eh.e32.e_phnum;
-	phentsize = is64 ? eh.e64.e_phentsize : eh.e32.e_phentsize;
-	if (phentsize != (is64 ? sizeof(ph.p64) : sizeof(ph.p32)) ||
-	    phoff > (uint64_t)INT64_MAX / 2)
-		return 0;
-	for (size_t i = 0; i < phnum && i < 512; i++) {
-		if (pread(fd, &ph, phentsize, (off_t)(phoff + i * phentsize)) != (ssize_t)phentsize)
-			return 0;
-		if ((is64 ? ph.p64.p_type : ph.p32.p_type) != PT_INTERP)
-			continue;
-		off = is64 ? ph.p64.p_offset : ph.p32.p_offset;
-		len = is64 ? ph.p64.p_filesz : ph.p32.p_filesz;
-		if (len < 2 || len > size || off > (uint64_t)INT64_MAX)
-			return 0;
-		if (pread(fd, buf, len, (off_t)off) != (ssize_t)len)
-			return 0;
-		if (buf[len - 1] != '\0' || buf[0] != '/' || strlen(buf) != len - 1)
-			return 0;
-		return 1;
-	}
-	return 0;
-}
-
-struct interp_set {
-	char *paths[MAX_INTERPRETERS];
-	size_t n;
-};
-
-static void interp_set_free(struct interp_set *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->paths[i]);
-	s->n = 0;
-}
-
-/* Adds the interpreter of the executable at dirfd/name, if any. A listed file is
- * followed if it is a symlink (the rule lands on its target too); directory entries
- * are not, as a symlink's target outside the directory is not executable anyway. */
-static void interp_collect(struct interp_set *s, int dirfd, const char *name, bool follow)
-{
-	char buf[PATH_MAX];
-	struct stat st;
-	int fd = openat(dirfd, name,
-			O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
-
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && elf_interp(fd, buf, sizeof(buf)) == 1) {
-		size_t i;
-
-		for (i = 0; i < s->n && strcmp(s->paths[i], buf) != 0; i++)
-			;
-		if (i == s->n && s->n < MAX_INTERPRETERS)
-			s->paths[s->n++] = xstrdup(buf);
-	}
-	close(fd);
-}
-
-/* Directory rules allow everything beneath, but only the ELF files directly inside
- * are read for interpreters: a recursive walk could be arbitrarily expensive. */
-static void interp_collect_dir(struct interp_set *s, int pathfd)
-{
-	int dfd = openat(pathfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct dirent *de;
-	DIR *d;
-
-	if (dfd < 0)
-		return;
-	d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return;
-	}
-	while ((de = readdir(d)))
-		if (de->d_type == DT_REG || de->d_type == DT_UNKNOWN)
-			interp_collect(s, dirfd(d), de->d_name, false);
-	closedir(d);
 }
 
 /* ---- building the ruleset ---- */
 
 struct rules_ctx {
 	int rfd;
+	int root_fd; /* the caller's "/": rule paths are resolved beneath it */
 	const struct landlock_desc *desc;
-	struct stat root_st;
-	bool root_rw; /* "/" itself is rw-listed: the self-test has nothing to probe */
 };
 
 static int add_path_rule(struct rules_ctx *c, int fd, uint64_t access, const char *opt,
@@ -389,32 +331,61 @@ static int add_path_rule(struct rules_ctx *c, int fd, uint64_t access, const cha
 	return 0;
 }
 
-static int open_rule_path(const char *opt, const char *path, struct stat *st,
-			  struct nsrun_error *err)
+/* The message names the resolved path, so that merged-/usr hosts (/lib -> usr/lib) can
+ * be fixed by copying it. */
+static int symlink_refused(const char *opt, const char *path, struct nsrun_error *err)
 {
-	int fd = open(path, O_PATH | O_CLOEXEC);
+	_cleanup_free_ char *real = realpath(path, NULL);
 
-	if (fd < 0 || fstat(fd, st) < 0) {
+	if (real && strcmp(real, path) != 0)
+		return ll_fail_plain(err, ELOOP,
+				     "%s '%s': the path goes through a symbolic link, which a "
+				     "command could swap to move the rule; pass the resolved path "
+				     "'%s' instead; refusing to run",
+				     opt, path, real);
+	return ll_fail_plain(err, ELOOP,
+			     "%s '%s': the path goes through a symbolic link, which a command "
+			     "could swap to move the rule; pass the path without symlinks (see "
+			     "realpath(1)); refusing to run",
+			     opt, path);
+}
+
+/* No symlink in any component: a command allowed to write beneath a rule path's parent
+ * could otherwise replace the path (or a directory on the way) by a link, and have the
+ * link's target allowed on the next run. */
+static int open_rule_path(const struct rules_ctx *c, const char *opt, const char *path,
+			  struct stat *st, struct nsrun_error *err)
+{
+	int fd = path_open_no_symlinks(c->root_fd, path, O_PATH);
+
+	if (fd >= 0 && fstat(fd, st) < 0) {
 		int e = errno;
 
-		if (fd >= 0)
-			close(fd);
-		return ll_fail_plain(err, e,
+		close(fd);
+		fd = -e;
+	}
+	if (fd == -ELOOP)
+		return symlink_refused(opt, path, err);
+	if (fd < 0)
+		return ll_fail_plain(err, -fd,
 				     "%s '%s': %s; a Landlock rule path must exist in the "
 				     "sandbox's final tree, refusing to run",
-				     opt, path, strerror(e));
-	}
+				     opt, path, strerror(-fd));
 	return fd;
 }
 
 static int add_rw_rules(struct rules_ctx *c, char *const *paths, struct nsrun_error *err)
 {
-	uint64_t dir_rights = c->desc->handled_fs & landlock_fs_write_rights(c->desc->abi);
-	uint64_t file_rights = c->desc->handled_fs & landlock_fs_file_rights(c->desc->abi);
+	/* resolve_unix (ABI 9) lets the command use the sockets beneath its rw paths. */
+	uint64_t unix_rights = c->desc->handled_fs & NSRUN_LL_FS_RESOLVE_UNIX;
+	uint64_t dir_rights = (c->desc->handled_fs & landlock_fs_write_rights(c->desc->abi)) |
+			      unix_rights;
+	uint64_t file_rights = (c->desc->handled_fs & landlock_fs_file_rights(c->desc->abi)) |
+			       unix_rights;
 
 	for (size_t i = 0; paths && paths[i]; i++) {
 		struct stat st;
-		_cleanup_close_ int fd = open_rule_path("--landlock-rw", paths[i], &st, err);
+		_cleanup_close_ int fd = open_rule_path(c, "--landlock-rw", paths[i], &st, err);
 		int r;
 
 		if (fd < 0)
@@ -423,26 +394,26 @@ static int add_rw_rules(struct rules_ctx *c, char *const *paths, struct nsrun_er
 				  "--landlock-rw", paths[i], err);
 		if (r < 0)
 			return r;
-		if (st.st_dev == c->root_st.st_dev && st.st_ino == c->root_st.st_ino)
-			c->root_rw = true;
 	}
 	return 0;
 }
 
-/* Convenience rules, not guarantees: a device that is absent (or is not a character
- * device in this tree) is simply not made writable. */
+/* Convenience rules, not guarantees: a device that is absent, or is not the expected
+ * character device in this tree, is simply not made writable. */
 static int add_device_rules(struct rules_ctx *c, struct nsrun_error *err)
 {
 	uint64_t rights = c->desc->handled_fs & landlock_fs_file_rights(c->desc->abi);
 
 	for (size_t i = 0; i < ARRAY_SIZE(writable_devices); i++) {
-		_cleanup_close_ int fd = open(writable_devices[i], O_PATH | O_CLOEXEC);
+		_cleanup_close_ int fd = open(writable_devices[i].path, O_PATH | O_CLOEXEC);
 		struct stat st;
 		int r;
 
-		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode))
+		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) ||
+		    major(st.st_rdev) != writable_devices[i].major ||
+		    minor(st.st_rdev) != writable_devices[i].minor)
 			continue;
-		r = add_path_rule(c, fd, rights, "device", writable_devices[i], err);
+		r = add_path_rule(c, fd, rights, "device", writable_devices[i].path, err);
 		if (r < 0)
 			return r;
 	}
@@ -451,32 +422,27 @@ static int add_device_rules(struct rules_ctx *c, struct nsrun_error *err)
 
 static int add_exec_rules(struct rules_ctx *c, char *const *paths, struct nsrun_error *err)
 {
-	struct interp_set interps = { .n = 0 };
+	struct landlock_interps interps = { .n = 0 };
 	int r = 0;
 
 	for (size_t i = 0; paths && paths[i] && r == 0; i++) {
 		struct stat st;
-		_cleanup_close_ int fd = open_rule_path("--landlock-exec", paths[i], &st, err);
+		_cleanup_close_ int fd = open_rule_path(c, "--landlock-exec", paths[i], &st, err);
 
 		if (fd < 0) {
 			r = fd;
 			break;
 		}
 		r = add_path_rule(c, fd, NSRUN_LL_FS_EXECUTE, "--landlock-exec", paths[i], err);
-		if (S_ISDIR(st.st_mode))
-			interp_collect_dir(&interps, fd);
-		else
-			interp_collect(&interps, AT_FDCWD, paths[i], true);
+		if (r == 0)
+			landlock_interps_collect(&interps, c->root_fd, fd, paths[i]);
 	}
-	/* An interpreter that is missing here would make the exec fail anyway. */
-	for (size_t i = 0; i < interps.n && r == 0; i++) {
-		_cleanup_close_ int fd = open(interps.paths[i], O_PATH | O_CLOEXEC);
-
-		if (fd >= 0)
-			r = add_path_rule(c, fd, NSRUN_LL_FS_EXECUTE, "ELF interpreter",
-					  interps.paths[i], err);
-	}
-	interp_set_free(&interps);
+	/* Only the interpreter file: execute on anything else it could name (a directory,
+	 * "/") would allow running everything beneath it. */
+	for (size_t i = 0; i < interps.n && r == 0; i++)
+		r = add_path_rule(c, interps.fds[i], NSRUN_LL_FS_EXECUTE, "ELF interpreter",
+				  interps.paths[i], err);
+	landlock_interps_free(&interps);
 	return r;
 }
 
@@ -499,8 +465,6 @@ static int add_rules(struct rules_ctx *c, const struct landlock_config *cfg,
 {
 	int r;
 
-	if (stat("/", &c->root_st) < 0)
-		return ll_fail(err, errno, "stat '/' for the Landlock self-test");
 	r = add_rw_rules(c, cfg->rw, err);
 	if (r == 0)
 		r = add_device_rules(c, err);
@@ -515,35 +479,126 @@ static int add_rules(struct rules_ctx *c, const struct landlock_config *cfg,
 	return r;
 }
 
-/* A seccomp filter or a broken kernel can make the Landlock calls "succeed" without
- * effect. Creating a directory in an uncovered "/" must now fail; when it does not,
- * the boundary is fiction. EROFS/EACCES from other layers are inconclusive, not errors. */
-static int self_test(const struct rules_ctx *c, struct nsrun_error *err)
-{
-	char probe[64];
+/* ---- the self-test ---- */
 
-	if (!c->root_rw) {
-		snprintf(probe, sizeof(probe), "/.nsrun-landlock-probe-%ld", (long)getpid());
-		if (mkdir(probe, 0700) == 0) {
-			rmdir(probe);
-			return ll_fail_plain(err, 0,
-					     "Landlock reported success but enforces nothing (the "
-					     "self-test could create '%s'); refusing to run",
-					     probe);
-		}
+/*
+ * A seccomp filter or a broken kernel can make landlock_restrict_self() "succeed"
+ * without effect. Whatever a ruleset handles, a Landlock domain denies its processes
+ * ptrace-mode access, even read-only, to processes outside it; a helper started before
+ * restricting is outside. So a read-only ptrace-mode call on the helper must work
+ * before and fail with EPERM after. No file permission, read-only mount or rw rule has
+ * a say in it (a probe write can be refused by those too, which proves nothing), so the
+ * answer is conclusive in every mode: unprivileged, read-only root, --landlock-rw /.
+ */
+struct self_test {
+	pid_t helper;
+	int done_fd; /* closing it lets the helper exit */
+	int method;  /* index into probes[] */
+};
+
+static int probe_robust_list(pid_t pid)
+{
+	void *head;
+	size_t len;
+
+	return sys_get_robust_list(pid, &head, &len) < 0 ? -errno : 0;
+}
+
+/* kcmp needs CONFIG_KCMP; the fallback when a filter refuses get_robust_list. */
+static int probe_kcmp(pid_t pid)
+{
+	return sys_kcmp(getpid(), pid, KCMP_VM, 0, 0) < 0 ? -errno : 0;
+}
+
+static int (*const probes[])(pid_t) = { probe_robust_list, probe_kcmp };
+
+/* The helper blocks until done_fd closes; exit signal 0, so no SIGCHLD reaches the
+ * command, and it is reaped before landlock_apply() returns. */
+_noreturn_ static void helper_main(int ready_fd, int done_fd)
+{
+	/* Ptrace-mode access needs a dumpable target; this changes the helper only. */
+	(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	(void)!write(ready_fd, "r", 1);
+	(void)read_byte(done_fd);
+	_exit(0);
+}
+
+static int self_test_start(struct self_test *t, struct nsrun_error *err)
+{
+	int ready[2], done[2], e;
+
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		return ll_fail(err, errno, "creating a pipe for the Landlock self-test");
+	if (pipe2(done, O_CLOEXEC) < 0) {
+		e = errno;
+		close(ready[0]);
+		close(ready[1]);
+		return ll_fail(err, e, "creating a pipe for the Landlock self-test");
 	}
+	t->helper = sys_clone_fork(0);
+	e = errno;
+	if (t->helper == 0) {
+		close(ready[0]);
+		close(done[1]);
+		helper_main(ready[1], done[0]);
+	}
+	close(ready[1]);
+	close(done[0]);
+	t->done_fd = done[1];
+	if (t->helper < 0 || read_byte(ready[0]) < 0) {
+		close(ready[0]);
+		return ll_fail(err, t->helper < 0 ? e : EPIPE,
+			       "starting the Landlock self-test's helper process");
+	}
+	close(ready[0]);
+	for (t->method = 0; t->method < (int)ARRAY_SIZE(probes); t->method++)
+		if (probes[t->method](t->helper) == 0)
+			return 0;
+	return ll_fail_plain(err, EPERM,
+			     "the Landlock self-test cannot run: get_robust_list(2) and kcmp(2) "
+			     "are refused even before Landlock (by a seccomp filter or an LSM?), "
+			     "so a working boundary could not be told from a fake; refusing to run");
+}
+
+static int self_test_check(const struct self_test *t, struct nsrun_error *err)
+{
+	int r = probes[t->method](t->helper);
+
+	if (r == 0)
+		return ll_fail_plain(err, 0,
+				     "Landlock reported success but enforces nothing (after "
+				     "landlock_restrict_self the self-test could still inspect a "
+				     "process outside the boundary); refusing to run");
+	if (r != -EPERM)
+		return ll_fail_plain(err, -r,
+				     "the Landlock self-test failed with %s instead of EPERM; "
+				     "refusing to run",
+				     strerror(-r));
 	if (landlock_query_abi() < 1)
 		return ll_fail_plain(
 			err, 0, "Landlock stopped answering after restrict_self; refusing to run");
 	return 0;
 }
 
+static void self_test_stop(struct self_test *t)
+{
+	int st;
+
+	if (t->done_fd >= 0)
+		close(t->done_fd);
+	if (t->helper > 0)
+		while (waitpid(t->helper, &st, __WALL) < 0 && errno == EINTR)
+			;
+	*t = (struct self_test){ .helper = -1, .done_fd = -1 };
+}
+
 int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err)
 {
 	struct landlock_desc desc;
 	struct nsrun_landlock_ruleset_attr attr;
-	_cleanup_close_ int rfd = -1;
+	_cleanup_close_ int rfd = -1, root_fd = -1;
 	struct rules_ctx c = { .rfd = -1 };
+	struct self_test t = { .helper = -1, .done_fd = -1 };
 	int r;
 
 	if (!cfg->enabled)
@@ -559,48 +614,19 @@ int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err)
 	rfd = sys_landlock_create_ruleset(&attr, landlock_ruleset_attr_size(desc.abi), 0);
 	if (rfd < 0)
 		return ll_fail(err, errno, "creating the Landlock ruleset (ABI %d)", desc.abi);
-	c.rfd = rfd;
-	c.desc = &desc;
+	root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root_fd < 0)
+		return ll_fail(err, errno, "opening '/' for the Landlock rule paths");
+	c = (struct rules_ctx){ .rfd = rfd, .root_fd = root_fd, .desc = &desc };
 	r = add_rules(&c, cfg, err);
-	if (r < 0)
-		return r;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return ll_fail(err, errno, "setting no_new_privs for Landlock");
-	if (sys_landlock_restrict_self(rfd, 0) < 0)
-		return ll_fail(err, errno,
-			       "enforcing the Landlock ruleset (landlock_restrict_self)");
-	return self_test(&c, err);
-}
-
-/* ---- --landlock-only ---- */
-
-int landlock_only_exec(const struct plan *plan, struct nsrun_error *err)
-{
-	const struct proc_config *proc = &plan->proc;
-	_cleanup_free_ char **argv = NULL;
-	size_t n;
-	int r;
-
-	if (!proc->argv || !proc->argv[0])
-		return error_set_plain(err, EINVAL, "--landlock-only needs a command");
-	if (proc->chdir && chdir(proc->chdir) < 0)
-		return error_set(err, errno, "Can't chdir to %s", proc->chdir);
-	if (proc->die_with_parent && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-		return error_set(err, errno, "prctl(PR_SET_PDEATHSIG)");
-	if (proc->new_session && setsid() < 0)
-		return error_set(err, errno, "setsid");
-	r = landlock_apply(&plan->landlock, err);
-	if (r < 0)
-		return r;
-
-	n = strv_length(proc->argv);
-	argv = xcalloc(n + 1, sizeof(*argv));
-	memcpy(argv, proc->argv, n * sizeof(*argv));
-	if (proc->argv0)
-		argv[0] = proc->argv0;
-	/* execvp searches the caller's PATH: use the plan's environment, as bwrap does. */
-	if (proc->envp)
-		environ = proc->envp;
-	execvp(proc->argv[0], argv);
-	return error_set(err, errno, "execvp %s", proc->argv[0]);
+	if (r == 0)
+		r = self_test_start(&t, err);
+	if (r == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		r = ll_fail(err, errno, "setting no_new_privs for Landlock");
+	if (r == 0 && sys_landlock_restrict_self(rfd, 0) < 0)
+		r = ll_fail(err, errno, "enforcing the Landlock ruleset (landlock_restrict_self)");
+	if (r == 0)
+		r = self_test_check(&t, err);
+	self_test_stop(&t);
+	return r;
 }

@@ -17,12 +17,21 @@
 
 #define LANDLOCK_EXIT_STATUS 126
 
+/* Who keeps the command from connecting to pathname UNIX sockets outside the rw paths. */
+enum landlock_unix_connect {
+	LANDLOCK_UNIX_UNRESTRICTED = 0, /* nobody: Landlock ABI < 9 and no --landlock-deny-unix */
+	LANDLOCK_UNIX_LANDLOCK,		/* Landlock's resolve_unix right (ABI 9, Linux 7.1) */
+	LANDLOCK_UNIX_SECCOMP,		/* the launcher's filter refusing socket(AF_UNIX) */
+	LANDLOCK_UNIX_MAX
+};
+
 /* What a ruleset for cfg would enforce on this kernel. */
 struct landlock_desc {
 	int abi;	     /* 0: Landlock unavailable */
 	uint64_t handled_fs; /* LANDLOCK_ACCESS_FS_* bits handled */
 	uint64_t handled_net;
 	uint64_t scoped;
+	enum landlock_unix_connect unix_connect;
 };
 
 /* Pure per-ABI computations (unit-tested). */
@@ -31,6 +40,7 @@ uint64_t landlock_fs_file_rights(int abi);  /* the subset valid on a non-directo
 uint64_t landlock_fs_all_rights(int abi);   /* every filesystem right the ABI knows */
 uint64_t landlock_net_rights(int abi);	    /* TCP bind/connect from ABI 4, else 0 */
 uint64_t landlock_scope_rights(int abi);    /* abstract unix sockets + signals from ABI 6 */
+uint64_t landlock_fs_unix_rights(int abi);  /* resolve_unix from ABI 9, else 0 */
 /* Size of struct nsrun_landlock_ruleset_attr the ABI knows: 8, 16 (ABI 4) or 24 (ABI 6). */
 size_t landlock_ruleset_attr_size(int abi);
 
@@ -47,13 +57,18 @@ int landlock_describe_abi(const struct landlock_config *cfg, int abi, struct lan
 int landlock_describe(const struct landlock_config *cfg, struct landlock_desc *ret,
 		      struct nsrun_error *err);
 
+/* True when cfg asks for --landlock-deny-unix but desc's Landlock cannot restrict
+ * pathname UNIX connects (ABI < 9): the launcher must then install a seccomp filter
+ * refusing socket(AF_UNIX) after landlock_apply(). */
+bool landlock_unix_needs_seccomp(const struct landlock_desc *desc,
+				 const struct landlock_config *cfg);
+
+/* "landlock", "seccomp" or "unrestricted" (the status JSON's landlock-unix-connect). */
+const char *landlock_unix_connect_name(enum landlock_unix_connect how);
+
 /* Builds the ruleset (rule paths opened in the current root), sets NO_NEW_PRIVS and
  * restricts the calling process. Called in the payload after pivot, before seccomp. */
 int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err);
 
 /* --landlock-abi: prints the ABI and the rights nsrun would handle. */
 int landlock_print_abi(FILE *out, struct nsrun_error *err);
-
-/* --landlock-only: NO_NEW_PRIVS, ruleset, exec the command in place. Returns only on
- * failure (status 126 for a boundary failure, 1 for a usage error). */
-int landlock_only_exec(const struct plan *plan, struct nsrun_error *err);

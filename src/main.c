@@ -121,10 +121,6 @@ int main(int argc, char **argv)
 	}
 	if (plan_validate(&plan, getuid() == 0, &err) < 0)
 		error_die(&err);
-	if (plan.landlock.only) {
-		landlock_only_exec(&plan, &err);
-		error_die(&err);
-	}
 	leak_check_before_pidns(&plan);
 	r = sandbox_run(&plan, &err);
 	if (r < 0)

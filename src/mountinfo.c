@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * mountinfo.c: the only file that uses libmount. The legacy mount path needs
- * the submounts of a freshly bound tree to remount each of them; the fast path
- * (mount_setattr AT_RECURSIVE) never parses mountinfo. libmount is therefore
+ * mountinfo.c: parsing mountinfo lines (no library needed), and the only file
+ * that uses libmount. The legacy mount path needs the submounts of a freshly
+ * bound tree to remount each of them; the fast path (mount_setattr
+ * AT_RECURSIVE) never parses mountinfo. libmount is therefore
  * loaded on first use: linking it pulls in libblkid, libselinux and libpcre2,
  * about 1 MiB of resident memory in every run, for code most runs never reach.
  */
@@ -10,14 +11,160 @@
 
 #include "mountinfo.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <libmount.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
 #define LIBMOUNT_SONAME "libmount.so.1"
+
+/* ---- the line parser ---- */
+
+void mountinfo_unescape(char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+bool mountinfo_has_opt(const char *opts, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = opts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+static int parse_ull(const char *s, unsigned long long *ret)
+{
+	char *end;
+
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	*ret = strtoull(s, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
+static int parse_devno(char *s, unsigned *major, unsigned *minor)
+{
+	unsigned long long a, b;
+	char *colon = s ? strchr(s, ':') : NULL;
+
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	if (parse_ull(s, &a) < 0 || parse_ull(colon + 1, &b) < 0 || a > UINT32_MAX ||
+	    b > UINT32_MAX)
+		return -EINVAL;
+	*major = (unsigned)a;
+	*minor = (unsigned)b;
+	return 0;
+}
+
+/* Fields are separated by single spaces (spaces inside them are escaped); strsep keeps
+ * empty fields, such as an empty source, in place. */
+int mountinfo_parse_line(char *line, struct mountinfo_entry *ret)
+{
+	char *f[6], *p = line, *sep;
+
+	line[strcspn(line, "\n")] = '\0';
+	for (size_t i = 0; i < 6; i++)
+		if (!(f[i] = strsep(&p, " ")))
+			return -EINVAL;
+	/* optional fields ("shared:1 master:2 ...") end with a lone "-" */
+	while ((sep = strsep(&p, " ")) && strcmp(sep, "-") != 0)
+		;
+	*ret = (struct mountinfo_entry){ .root = f[3], .mountpoint = f[4], .mount_opts = f[5] };
+	ret->fstype = strsep(&p, " ");
+	ret->source = strsep(&p, " ");
+	ret->super_opts = strsep(&p, " ");
+	if (!sep || !ret->super_opts || parse_ull(f[0], &ret->id) < 0 ||
+	    parse_ull(f[1], &ret->parent_id) < 0 || parse_devno(f[2], &ret->major, &ret->minor) < 0)
+		return -EINVAL;
+	mountinfo_unescape(ret->root);
+	mountinfo_unescape(ret->mountpoint);
+	mountinfo_unescape(ret->source);
+	return 0;
+}
+
+/* ---- overlayfs layers in the super options ---- */
+
+/* overlayfs's escapes: '\' keeps the next character, whatever it is. */
+static void ovl_unescape(char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r; r++) {
+		if (*r == '\\' && r[1])
+			r++;
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
+static void push_lowerdir(char *v, char ***lowers)
+{
+	char *start = v;
+
+	for (char *p = v;; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == ':' || !*p) {
+			bool end = !*p;
+
+			*p = '\0';
+			ovl_unescape(start);
+			if (*start)
+				strv_push(lowers, start);
+			if (end)
+				return;
+			start = p + 1;
+		}
+	}
+}
+
+void mountinfo_overlay_layers(const char *super_opts, char ***lowers, char ***uppers)
+{
+	_cleanup_free_ char *s = xstrdup(super_opts);
+	char *p = s, *opt;
+
+	/* a ',' inside a value is escaped as \054, so splitting comes first */
+	while ((opt = strsep(&p, ","))) {
+		char *v = strchr(opt, '=');
+
+		if (!v)
+			continue;
+		*v++ = '\0';
+		mountinfo_unescape(v);
+		if (strcmp(opt, "lowerdir") == 0) {
+			push_lowerdir(v, lowers);
+		} else if (strcmp(opt, "lowerdir+") == 0 || strcmp(opt, "datadir+") == 0) {
+			strv_push(lowers, v);
+		} else if (strcmp(opt, "upperdir") == 0 || strcmp(opt, "workdir") == 0) {
+			ovl_unescape(v);
+			strv_push(uppers, v);
+		}
+	}
+}
+
+/* ---- libmount, for the legacy mount path ---- */
 
 struct libmount_api {
 	__typeof__(mnt_new_table) *new_table;

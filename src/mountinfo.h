@@ -1,12 +1,41 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * mountinfo.h: read-only queries of /proc/self/mountinfo through libmount (the
- * only libmount user). Paths are as the calling process sees them (relative to
- * its root), which is what mountinfo's mount-point field holds.
+ * mountinfo.h: read-only queries of /proc/self/mountinfo: a small line parser
+ * with no dependencies, and subtree lookups through libmount (the only libmount
+ * user). Paths are as the calling process sees them (relative to its root),
+ * which is what mountinfo's mount-point field holds.
  */
 #pragma once
 
 #include <stdbool.h>
+
+/* One line of a mountinfo file (proc(5)), split in place: the strings point into it. */
+struct mountinfo_entry {
+	unsigned long long id, parent_id;
+	unsigned major, minor; /* of the filesystem (st_dev of its files on most) */
+	char *root;	       /* the mount's root inside its filesystem, unescaped */
+	char *mountpoint;      /* unescaped */
+	char *mount_opts;      /* per-mount options: "rw,nosuid,..." */
+	char *fstype;
+	char *source;	  /* unescaped */
+	char *super_opts; /* per-superblock options; values keep their \ooo escapes */
+};
+
+/* Splits one line (a trailing newline is ignored) into *ret. Pure: no I/O.
+ * Returns 0 or -EINVAL for a malformed line. */
+int mountinfo_parse_line(char *line, struct mountinfo_entry *ret);
+
+/* Decodes mountinfo's octal escapes (\040 for ' ', \134 for '\\' ...) in place. */
+void mountinfo_unescape(char *s);
+
+/* Whether the comma-separated option list opts holds name exactly ("ro" in "ro,nosuid"). */
+bool mountinfo_has_opt(const char *opts, const char *name);
+
+/* The layer directories an overlayfs mountinfo entry names in its super options (still
+ * with mountinfo's \ooo escapes): lowers get lowerdir (split on ':'), lowerdir+ and
+ * datadir+; uppers get upperdir and workdir. overlayfs's own '\' escapes are removed
+ * where it takes them (lowerdir, upperdir, workdir). Appends to *lowers and *uppers. */
+void mountinfo_overlay_layers(const char *super_opts, char ***lowers, char ***uppers);
 
 /* Mount points at or below MOUNTPOINT (the path itself first, then in mountinfo order,
  * which lists parents before children). Returns 0 with a NULL-terminated vector in *ret

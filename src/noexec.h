@@ -1,21 +1,44 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * noexec.h: with --landlock-exec, writable mounts that hold none of the exec
- * paths become noexec. Landlock checks execve(2) only; the dynamic loader, which
- * an exec allowlist must let run, can map any readable file PROT_EXEC
- * ("ld.so ./copied-binary"). noexec refuses those mappings for files the
- * payload could have written.
+ * noexec.h: with --landlock-exec, no file the command can write may stay
+ * reachable through a mount that allows exec. Landlock checks execve(2) only;
+ * the dynamic loader, which an exec allowlist must let run, maps any readable
+ * file PROT_EXEC ("ld.so ./written-file"), and noexec mounts refuse that.
  */
 #pragma once
 
 #include "error.h"
+#include "plan.h"
 
-/* root_path: the sandbox root as an absolute path in the current view ("/newroot");
- * mountinfo: path of a mountinfo file describing the current mount namespace;
- * exec_paths: --landlock-exec paths inside the sandbox (NULL-terminated; NULL or empty:
- * nothing to do). Returns 0 or -errno with err filled. */
-int noexec_writable_mounts(const char *root_path, const char *mountinfo, char *const *exec_paths,
-			   struct nsrun_error *err);
+/* Makes everything the command can write non-executable wherever it shows in the tree
+ * under root_path: mounts whose root lies in writable content become noexec; a place
+ * inside a mount that shows writable content but also other files is covered by a
+ * recursive bind of that place over itself, made noexec. Files and mounts that stay
+ * executable are unchanged, so the exec paths, their libraries and ELF interpreters keep
+ * working. An exec path that is itself writable fails closed.
+ *
+ * root_path: the command's "/" as seen now ("/newroot" before the final pivot, "/" for
+ * --landlock-only); proc_path: a procfs whose "self" is this process ("/oldroot/proc",
+ * "/proc"); cfg->rw and cfg->exec: paths under root_path as the command will open them.
+ * What counts as writable is what Landlock lets through: the rw paths and everything
+ * below them, across mounts and through every alias (the exec list makes Landlock
+ * restrict writes). Nothing to do without exec or rw paths. Needs CAP_SYS_ADMIN over the
+ * current mount namespace (in a user namespace the kernel lets noexec be added to
+ * locked mounts), which must not share mount events with another one: the covering
+ * binds would propagate (make "/" rslave or rprivate first). Returns 0 or -errno with
+ * err filled and err->status 126. */
+int noexec_apply(const char *root_path, const char *proc_path, const struct landlock_config *cfg,
+		 struct nsrun_error *err);
 
-/* Pure helper, unit-tested: decodes mountinfo's octal escapes (\040 ...) in place. */
-void noexec_unescape(char *s);
+/* ---- pure helpers (unit-tested) ---- */
+
+enum noexec_overlap {
+	NOEXEC_DISJOINT = 0, /* the mount shows nothing of fspath */
+	NOEXEC_INSIDE,	     /* the mount's root lies at or below fspath: all of it is fspath's */
+	NOEXEC_ALIAS,	     /* fspath shows at a path below the mount point (in *alias) */
+};
+
+/* How a mount (its mount point, and its root inside its filesystem) shows fspath, a
+ * path of the same filesystem. For NOEXEC_ALIAS, *alias is malloc'd. */
+enum noexec_overlap noexec_overlap(const char *mountpoint, const char *mount_root,
+				   const char *fspath, char **alias);

@@ -174,7 +174,7 @@ static int walk_step(struct walk_stack *s, char **buf, char **p, const struct pa
 		return r;
 	}
 	if (S_ISLNK(st.st_mode) && !(is_last && o->nofollow_last)) {
-		if (++*links > PATH_MAX_LINKS)
+		if (o->no_symlinks || ++*links > PATH_MAX_LINKS)
 			r = -ELOOP;
 		else
 			r = splice_link(fd, buf, next, s);
@@ -234,9 +234,9 @@ void path_walk_result_free(struct path_walk_result *res)
 	*res = (struct path_walk_result){ .fd = -1, .parent_fd = -1 };
 }
 
-static int open_via_walk(int root_fd, const char *path, int flags)
+static int open_via_walk(int root_fd, const char *path, int flags, bool no_symlinks)
 {
-	struct path_walk_opts o = { .last = PATH_LAST_EXISTING };
+	struct path_walk_opts o = { .last = PATH_LAST_EXISTING, .no_symlinks = no_symlinks };
 	struct path_walk_result res;
 	struct stat st;
 	int r;
@@ -254,11 +254,12 @@ static int open_via_walk(int root_fd, const char *path, int flags)
 	return r;
 }
 
-int path_open(int root_fd, const char *path, int flags)
+static int open_resolve(int root_fd, const char *path, int flags, bool no_symlinks)
 {
 	struct nsrun_open_how how = {
 		.flags = (unsigned)(flags | O_CLOEXEC),
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS |
+			   (no_symlinks ? RESOLVE_NO_SYMLINKS : 0),
 	};
 	int fd = -1;
 
@@ -272,7 +273,17 @@ int path_open(int root_fd, const char *path, int flags)
 		return fd;
 	if (errno != ENOSYS && errno != EAGAIN && errno != E2BIG)
 		return -errno;
-	return open_via_walk(root_fd, path, flags);
+	return open_via_walk(root_fd, path, flags, no_symlinks);
+}
+
+int path_open(int root_fd, const char *path, int flags)
+{
+	return open_resolve(root_fd, path, flags, false);
+}
+
+int path_open_no_symlinks(int root_fd, const char *path, int flags)
+{
+	return open_resolve(root_fd, path, flags, true);
 }
 
 int path_mkdir_p(int root_fd, const char *path, mode_t mode, mode_t parent_mode)

@@ -25,6 +25,7 @@ struct path_walk_opts {
 	enum path_last last;
 	mode_t last_mode;   /* mode for a created last component */
 	bool nofollow_last; /* do not follow a symlink in the last component */
+	bool no_symlinks;   /* a symlink in any component fails the walk with -ELOOP */
 };
 
 /* Result of path_walk: fd of the last component (O_PATH), its parent directory (O_PATH)
@@ -45,6 +46,11 @@ void path_walk_result_free(struct path_walk_result *res);
 /* Opens an existing PATH beneath root_fd with open flags (O_PATH, O_DIRECTORY...).
  * Symlinks are followed inside the root; magic links are refused (ELOOP). */
 int path_open(int root_fd, const char *path, int flags);
+
+/* Opens an existing PATH beneath root_fd like path_open, but a symlink in any component
+ * (the last included) fails with -ELOOP: openat2(RESOLVE_NO_SYMLINKS), else the walk. For
+ * paths whose every component the caller must see as named (Landlock rule paths). */
+int path_open_no_symlinks(int root_fd, const char *path, int flags);
 
 /* Creates the missing parents of PATH (not PATH itself) with parent_mode. Returns 0 or
  * -errno; callers report "Can't mkdir parents for PATH" as bwrap does. */

@@ -133,8 +133,8 @@ static const char *sync_conflict(const struct sync_config *s)
 }
 
 /* --landlock-only execs in place: everything that needs a sandbox process is refused
- * rather than silently ignored. Environment, --chdir, --argv0, --new-session and
- * --die-with-parent still apply. */
+ * rather than silently ignored. The launcher's steps (environment, --chdir, --argv0,
+ * --new-session, --die-with-parent, capabilities, seccomp) still apply. */
 static const char *landlock_only_conflict(const struct plan *p)
 {
 	const char *c;
@@ -150,10 +150,6 @@ static const char *landlock_only_conflict(const struct plan *p)
 		return "--as-pid-1";
 	if (p->proc.exec_label || p->proc.file_label)
 		return p->proc.exec_label ? "--exec-label" : "--file-label";
-	if (p->caps.n_ops > 0)
-		return p->caps.ops[0].add ? "--cap-add" : "--cap-drop";
-	if (p->seccomp.n_progs > 0)
-		return p->seccomp.from_seccomp_opt ? "--seccomp" : "--add-seccomp-fd";
 	if (p->hide.hide || p->hide.allow)
 		return p->hide.hide ? "--overlay-hide" : "--overlay-allow";
 	return NULL;
@@ -351,6 +347,7 @@ static void format_landlock(FILE *f, const struct landlock_config *l)
 	fprintf(f, "landlock.has_bind_tcp=%d\n", l->has_bind_tcp);
 	for (size_t i = 0; i < l->n_bind_tcp; i++)
 		fprintf(f, "landlock.bind_tcp[%zu]=%u\n", i, l->bind_tcp[i]);
+	fprintf(f, "landlock.deny_unix=%d\n", l->deny_unix);
 }
 
 char *plan_format(const struct plan *plan)
@@ -531,6 +528,8 @@ static void rest_to_argv(char ***v, const struct plan *p)
 		push_num(v, "--landlock-bind-tcp", p->landlock.bind_tcp[i], false);
 	if (p->landlock.scope)
 		push(v, "--landlock-scope");
+	if (p->landlock.deny_unix)
+		push(v, "--landlock-deny-unix");
 	if (p->landlock.only)
 		push(v, "--landlock-only");
 	for (size_t i = 0; p->hide.hide && p->hide.hide[i]; i++)

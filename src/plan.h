@@ -146,7 +146,8 @@ struct landlock_config {
 	uint16_t *bind_tcp;
 	size_t n_bind_tcp;
 	bool has_bind_tcp;
-	bool scope; /* --landlock-scope */
+	bool scope;	/* --landlock-scope */
+	bool deny_unix; /* --landlock-deny-unix: no pathname UNIX connects outside rw paths */
 };
 
 /* ---- overlay-hide (nsrun extension) ---- */

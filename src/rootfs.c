@@ -383,7 +383,7 @@ static int do_proc(struct rootfs_state *st, int root_fd, const struct op *op,
 		bind.source = (char *)"/proc";
 		r = do_bind(root_fd, &bind, OLDROOT "/proc", err);
 	}
-	return r < 0 ? r : files_proc_cover(root_fd, op->dest, err);
+	return r < 0 ? r : files_proc_cover(root_fd, op->dest, st->cfg->host_privileged, err);
 }
 
 static int do_dev(struct rootfs_state *st, int root_fd, const struct op *op,
@@ -574,7 +574,7 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 		if (r < 0)
 			return r;
 	}
-	r = noexec_writable_mounts(NEWROOT, OLDROOT "/proc/self/mountinfo", cfg->exec_paths, err);
+	r = noexec_apply(NEWROOT, OLDROOT "/proc", cfg->landlock, err);
 	if (r < 0)
 		return r;
 	if (st->host_dev_fd >= 0)

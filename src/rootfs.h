@@ -20,8 +20,10 @@ struct rootfs_config {
 	const char *path_env;		/* PATH the payload will run with (NULL: unset) */
 	bool in_userns;			/* inside a user namespace (overlay needs userxattr) */
 	bool new_pidns;			/* --proc mounts a fresh procfs instead of binding */
+	bool host_privileged;		/* root, or no userns: every /proc cover is needed */
 	const char *file_label;		/* --file-label, NULL if unset */
-	char *const *exec_paths;	/* --landlock-exec: other writable mounts become noexec */
+	const struct landlock_config
+		*landlock; /* --landlock-rw/-exec: what the command can write becomes noexec */
 };
 
 /* On success the process's root and cwd are the sandbox's "/". */

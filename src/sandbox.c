@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "caps.h"
+#include "launch.h"
 #include "landlock.h"
 #include "reaper.h"
 #include "setup.h"
@@ -35,6 +36,7 @@ struct monitor {
 	int error_fd;  /* read end of the error pipe */
 	int go_fd;     /* write end of the release pipe */
 	int status_fd; /* read end of pid 1's report, or -1 */
+	int life_fd;   /* write end of the life pipe: kept open until the monitor exits */
 	bool has_landlock;
 	struct landlock_desc landlock;
 };
@@ -156,21 +158,12 @@ static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_e
 static int read_outcome(struct monitor *mon, struct nsrun_error *err)
 {
 	char buf[1 + sizeof(struct nsrun_error)];
-	size_t total = 0;
-	ssize_t n;
+	ssize_t total = read_full(mon->error_fd, buf, sizeof(buf));
 
-	while (total < sizeof(buf)) {
-		n = read(mon->error_fd, buf + total, sizeof(buf) - total);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		total += (size_t)n;
-	}
 	if (total == 1 && buf[0] == SETUP_EXEC_MARKER)
 		return 1;
-	if (total == sizeof(*err) || total == sizeof(buf)) {
-		memcpy(err, buf + (total == sizeof(buf) ? 1 : 0), sizeof(*err));
+	if (total == (ssize_t)sizeof(*err) || total == (ssize_t)sizeof(buf)) {
+		memcpy(err, buf + (total == (ssize_t)sizeof(buf) ? 1 : 0), sizeof(*err));
 		err->msg[sizeof(err->msg) - 1] = '\0';
 		return err->code > 0 ? -err->code : -EINVAL;
 	}
@@ -192,18 +185,9 @@ static int wait_child(pid_t pid)
 static int payload_status(struct monitor *mon)
 {
 	int status;
-	size_t total = 0;
-	ssize_t n;
 
-	while (mon->status_fd >= 0 && total < sizeof(status)) {
-		n = read(mon->status_fd, (char *)&status + total, sizeof(status) - total);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		total += (size_t)n;
-	}
-	if (total == sizeof(status))
+	if (mon->status_fd >= 0 &&
+	    read_full(mon->status_fd, &status, sizeof(status)) == (ssize_t)sizeof(status))
 		return status;
 	return wait_child(mon->child);
 }
@@ -211,7 +195,7 @@ static int payload_status(struct monitor *mon)
 static void close_monitor_fds(struct monitor *mon)
 {
 	const struct plan *plan = mon->plan;
-	int keep[] = { mon->error_fd, mon->status_fd, plan->sync.json_status_fd };
+	int keep[] = { mon->error_fd, mon->status_fd, plan->sync.json_status_fd, mon->life_fd };
 	int clean[ARRAY_SIZE(keep)];
 	size_t n = 0;
 
@@ -221,11 +205,9 @@ static void close_monitor_fds(struct monitor *mon)
 	setup_close_fds_except(clean, n);
 }
 
-static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx, pid_t parent,
-			 struct nsrun_error *err)
+static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
-	char c;
 	int r;
 
 	if (ctx->userns.write_maps) {
@@ -239,24 +221,16 @@ static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx, pid_t
 		return r;
 	/* An outside helper (newuidmap) writes the maps while we wait. */
 	if (plan->sync.userns_block_fd >= 0)
-		while (read(plan->sync.userns_block_fd, &c, 1) < 0 && errno == EINTR)
-			;
-	if (plan->proc.die_with_parent) {
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-			return error_set(err, errno, "prctl");
-		if (getppid() != parent)
-			kill(getpid(), SIGKILL);
-	}
+		(void)read_byte(plan->sync.userns_block_fd);
 	return 0;
 }
 
-static int monitor_run(struct monitor *mon, const struct setup_ctx *ctx, pid_t parent,
-		       struct nsrun_error *err)
+static int monitor_run(struct monitor *mon, const struct setup_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
 	int r, status;
 
-	r = monitor_setup(mon, ctx, parent, err);
+	r = monitor_setup(mon, ctx, err);
 	if (r < 0) {
 		kill(mon->child, SIGKILL);
 		wait_child(mon->child);
@@ -314,7 +288,8 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 	r = clone_flags(plan, userns, &ctx->clone_flags, err);
 	if (r < 0)
 		return r;
-	if (ctx->real_root) {
+	/* --landlock-only starts from no capabilities at all, root or not. */
+	if (ctx->real_root && !plan->landlock.only) {
 		r = caps_get_effective(&base, err);
 		if (r < 0)
 			return r;
@@ -331,19 +306,54 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 	req.sandbox_uid = ctx->sandbox_uid;
 	req.sandbox_gid = ctx->sandbox_gid;
 	userns_layout(&req, &ctx->userns);
-	ctx->monitor_pid = getpid();
 	return 0;
+}
+
+/* nsrun's own --die-with-parent, tracking the caller. */
+static void track_caller(const struct plan *plan, pid_t caller)
+{
+	struct setup_ctx self = { .plan = plan, .parent_life_fd = -1, .expected_ppid = caller };
+
+	launch_track_parent(&self);
+}
+
+/* What the sandbox's processes track for --die-with-parent: the monitor, through a
+ * pipe whose write end only the monitor keeps (life[1], -1 when not asked for). */
+static int monitor_identity(const struct plan *plan, struct setup_ctx *ctx, int life[2],
+			    struct nsrun_error *err)
+{
+	ctx->parent_life_fd = life[0] = life[1] = -1;
+	ctx->expected_ppid = getpid();
+	if (!plan->proc.die_with_parent)
+		return 0;
+	if (pipe2(life, O_CLOEXEC) < 0)
+		return error_set(err, errno, "pipe");
+	ctx->parent_life_fd = life[0];
+	return 0;
+}
+
+static int run_in_place(struct setup_ctx *ctx, pid_t caller, struct nsrun_error *err)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return error_set(err, errno, "prctl(PR_SET_NO_NEW_PRIVS) failed");
+	ctx->error_fd = ctx->go_fd = ctx->status_fd = -1;
+	ctx->parent_life_fd = -1;
+	ctx->expected_ppid = caller;
+	launch_in_place(ctx);
 }
 
 int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 {
 	struct setup_ctx ctx = { 0 };
-	struct monitor mon = { .plan = plan, .status_fd = -1 };
+	struct monitor mon = { .plan = plan, .status_fd = -1, .life_fd = -1 };
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
-	int errp[2], gop[2], stp[2];
-	pid_t parent = getppid();
+	int errp[2], gop[2], stp[2], life[2];
+	pid_t caller = getppid();
 	int r;
 
+	/* As early as can be: the caller dying before nsrun runs at all is the caller's
+	 * to cover (PR_SET_PDEATHSIG before exec, e.g. setpriv --pdeathsig KILL). */
+	track_caller(plan, caller);
 	r = prepare_ctx(plan, &ctx, err);
 	if (r < 0)
 		return r;
@@ -354,22 +364,32 @@ int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 			return r;
 		mon.has_landlock = true;
 	}
+	ctx.old_cwd = cwd;
+	ctx.proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ctx.proc_fd < 0)
+		return error_set(err, errno, "Can't open /proc");
+	if (plan->landlock.only)
+		return run_in_place(&ctx, caller, err);
 	r = join_namespaces(plan, err);
 	if (r < 0)
 		return r;
 	/* Nothing nsrun starts may gain privileges through exec. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return error_set(err, errno, "prctl(PR_SET_NO_NEW_PRIVS) failed");
+	/* Joining a user namespace changed the credentials, which clears the signal. */
+	if (plan->ns.userns_fd >= 0)
+		track_caller(plan, caller);
 	if (pipe2(errp, O_CLOEXEC) < 0 || pipe2(gop, O_CLOEXEC) < 0 || pipe2(stp, O_CLOEXEC) < 0)
 		return error_set(err, errno, "pipe");
-	ctx.old_cwd = cwd;
-	ctx.proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (ctx.proc_fd < 0)
-		return error_set(err, errno, "Can't open /proc");
+	r = monitor_identity(plan, &ctx, life, err);
+	if (r < 0)
+		return r;
 	mon.child = sys_clone_fork(ctx.clone_flags);
 	if (mon.child < 0)
 		return clone_error(errno, err);
 	if (mon.child == 0) {
+		if (life[1] >= 0)
+			close(life[1]);
 		close(errp[0]);
 		close(gop[1]);
 		close(stp[0]);
@@ -381,8 +401,11 @@ int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 	close(errp[1]);
 	close(gop[0]);
 	close(stp[1]);
+	if (life[0] >= 0)
+		close(life[0]);
+	mon.life_fd = life[1];
 	mon.error_fd = errp[0];
 	mon.go_fd = gop[1];
 	mon.status_fd = stp[0];
-	return monitor_run(&mon, &ctx, parent, err);
+	return monitor_run(&mon, &ctx, err);
 }

@@ -2,16 +2,28 @@
 /*
  * seccomp.c: installs compiled cBPF filters (bwrap takes BPF, not rules, so
  * libseccomp is not needed). --seccomp keeps only its last program; programs
- * from --add-seccomp-fd stack in command-line order.
+ * from --add-seccomp-fd stack in command-line order. The guards are nsrun's own
+ * filter, written here as cBPF; they refuse calls by number and by the low 32 bits
+ * of integer arguments only, since seccomp cannot read memory behind a pointer.
  */
 #include "config.h"
 
 #include "seccomp.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "macros.h"
+#include "syscall.h"
 
 static const char seccomp_einval[] =
 	"Unable to set up system call filtering as requested: prctl(PR_SET_SECCOMP) reported "
@@ -63,5 +75,259 @@ int seccomp_apply(const struct seccomp_config *cfg, struct nsrun_error *err)
 		if (r < 0)
 			return r;
 	}
+	return 0;
+}
+
+/* ---- nsrun's own guards ---- */
+
+#if defined(__x86_64__)
+#define GUARD_NATIVE_ARCH AUDIT_ARCH_X86_64
+#define GUARD_COMPAT_ARCH AUDIT_ARCH_I386
+#elif defined(__aarch64__)
+#define GUARD_NATIVE_ARCH AUDIT_ARCH_AARCH64
+#elif defined(__i386__)
+#define GUARD_NATIVE_ARCH AUDIT_ARCH_I386
+#elif defined(__riscv) && __riscv_xlen == 64
+#define GUARD_NATIVE_ARCH AUDIT_ARCH_RISCV64
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define GUARD_NATIVE_ARCH AUDIT_ARCH_PPC64LE
+#elif defined(__s390x__)
+#define GUARD_NATIVE_ARCH AUDIT_ARCH_S390X
+#endif
+
+/* x32 calls carry this bit in nr with arch AUDIT_ARCH_X86_64. */
+#define GUARD_X32_BIT 0x40000000u
+#define GUARD_KILL SECCOMP_RET_KILL_PROCESS
+#define GUARD_ERRNO(e) (SECCOMP_RET_ERRNO | ((e)&SECCOMP_RET_DATA))
+/* socket(2)'s type carries SOCK_NONBLOCK/SOCK_CLOEXEC above the type proper. */
+#define GUARD_SOCK_TYPE_MASK 0xfu
+/* socketcall(2) call numbers (linux/net.h) */
+#define GUARD_SYS_SOCKET 1u
+#define GUARD_SYS_SOCKETPAIR 8u
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define GUARD_ARG_LOW(i) ((unsigned)offsetof(struct seccomp_data, args[i]))
+#else
+#define GUARD_ARG_LOW(i) ((unsigned)offsetof(struct seccomp_data, args[i]) + 4u)
+#endif
+
+/* The calls a guard names, by their numbers in one ABI; -1 where the ABI lacks one. */
+struct guard_abi {
+	int memfd_create, memfd_secret, socket, socketpair, socketcall, ioctl, io_uring_setup;
+};
+
+/* i386 (and s390x) have socketcall; i386 gained direct socket calls in 4.3. */
+#ifdef __NR_socketcall
+#define GUARD_NR_SOCKETCALL __NR_socketcall
+#else
+#define GUARD_NR_SOCKETCALL (-1)
+#endif
+
+static const struct guard_abi native_abi = {
+	.memfd_create = __NR_memfd_create,
+	.memfd_secret = __NR_memfd_secret,
+	.socket = __NR_socket,
+	.socketpair = __NR_socketpair,
+	.socketcall = GUARD_NR_SOCKETCALL,
+	.ioctl = __NR_ioctl,
+	.io_uring_setup = __NR_io_uring_setup,
+};
+
+#ifdef GUARD_COMPAT_ARCH
+/* i386 numbers (arch/x86/entry/syscalls/syscall_32.tbl): int 0x80 from a 64-bit
+ * process, or a 32-bit program, arrives with AUDIT_ARCH_I386 and these numbers. */
+static const struct guard_abi compat_abi = {
+	.memfd_create = 356,
+	.memfd_secret = 447,
+	.socket = 359,
+	.socketpair = 360,
+	.socketcall = 102,
+	.ioctl = 54,
+	.io_uring_setup = 425,
+};
+#endif
+
+/* One refused call: when nr matches and each condition (low 32 bits of args[arg],
+ * masked, equal to value) holds, the filter returns action. Only the low 32 bits
+ * count because every argument tested is an int or unsigned int in the kernel. */
+struct guard_cond {
+	unsigned arg, mask, value;
+};
+
+struct guard_rule {
+	int nr;
+	unsigned n_conds;
+	struct guard_cond conds[2];
+	unsigned action;
+};
+
+struct guard_emit {
+	struct sock_filter *prog;
+	size_t n, max;
+};
+
+static void emit(struct guard_emit *e, unsigned short code, unsigned k, unsigned char jt,
+		 unsigned char jf)
+{
+	if (e->n < e->max)
+		e->prog[e->n] = (struct sock_filter){ code, jt, jf, k };
+	e->n++; /* counts past max, so the caller can report -E2BIG */
+}
+
+/* A rule's block, entered and left with nr in A:
+ *   jeq nr ? next : out;  per condition: ld arg; [and mask]; jeq value ? next : reload;
+ *   ret action;  reload: ld nr;  out:
+ * A mismatch on nr jumps past the reload, since A still holds nr there. */
+static void emit_rule(struct guard_emit *e, const struct guard_rule *r)
+{
+	unsigned body = 1; /* ret */
+	unsigned left;
+
+	if (r->nr < 0)
+		return;
+	for (unsigned i = 0; i < r->n_conds; i++)
+		body += r->conds[i].mask != ~0u ? 3 : 2;
+	if (r->n_conds > 0)
+		body++; /* reload */
+	emit(e, BPF_JMP | BPF_JEQ | BPF_K, (unsigned)r->nr, 0, (unsigned char)body);
+	left = body;
+	for (unsigned i = 0; i < r->n_conds; i++) {
+		const struct guard_cond *c = &r->conds[i];
+
+		emit(e, BPF_LD | BPF_W | BPF_ABS, GUARD_ARG_LOW(c->arg), 0, 0);
+		left--;
+		if (c->mask != ~0u) {
+			emit(e, BPF_ALU | BPF_AND | BPF_K, c->mask, 0, 0);
+			left--;
+		}
+		left--;
+		/* a mismatch skips the rest of the block but the reload */
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, c->value, 0, (unsigned char)(left - 1));
+	}
+	emit(e, BPF_RET | BPF_K, r->action, 0, 0);
+	if (r->n_conds > 0)
+		emit(e, BPF_LD | BPF_W | BPF_ABS, (unsigned)offsetof(struct seccomp_data, nr), 0,
+		     0);
+}
+
+static struct guard_rule rule_any(int nr, unsigned action)
+{
+	return (struct guard_rule){ .nr = nr, .action = action };
+}
+
+/* low 32 bits of args[arg] == value */
+static struct guard_rule rule_arg(int nr, unsigned arg, unsigned value, unsigned action)
+{
+	return (struct guard_rule){
+		.nr = nr,
+		.n_conds = 1,
+		.conds = { { arg, ~0u, value } },
+		.action = action,
+	};
+}
+
+/* The rules of `guards` in one ABI, in the order they are tested. */
+static size_t guard_rules(unsigned guards, const struct guard_abi *abi, struct guard_rule *out)
+{
+	const unsigned eacces = GUARD_ERRNO(EACCES), eperm = GUARD_ERRNO(EPERM);
+	/* ENOSYS, as on a kernel without the call: programs that use memfds or
+	 * io_uring must already handle kernels that lack them, and fall back (to a
+	 * temporary file, to epoll); EPERM is often taken as fatal. */
+	const unsigned enosys = GUARD_ERRNO(ENOSYS);
+	size_t n = 0;
+
+	if (guards & SECCOMP_GUARD_EXEC_MEMFD) {
+		out[n++] = rule_any(abi->memfd_create, enosys);
+		out[n++] = rule_any(abi->memfd_secret, enosys);
+	}
+	if (guards & SECCOMP_GUARD_UNIX_SOCKET) {
+		out[n++] = rule_arg(abi->socket, 0, AF_UNIX, eacces);
+		out[n] = rule_arg(abi->socketpair, 0, AF_UNIX, eacces);
+		out[n].conds[out[n].n_conds++] =
+			(struct guard_cond){ 1, GUARD_SOCK_TYPE_MASK, SOCK_DGRAM };
+		n++;
+		/* socketcall's arguments are behind a pointer: refuse creating any socket */
+		out[n++] = rule_arg(abi->socketcall, 0, GUARD_SYS_SOCKET, eacces);
+		out[n++] = rule_arg(abi->socketcall, 0, GUARD_SYS_SOCKETPAIR, eacces);
+		out[n++] = rule_any(abi->io_uring_setup, enosys);
+	}
+	if (guards & SECCOMP_GUARD_TIOCSTI) {
+		out[n++] = rule_arg(abi->ioctl, 1, TIOCSTI, eperm);
+		out[n++] = rule_arg(abi->ioctl, 1, TIOCLINUX, eperm);
+	}
+	return n;
+}
+
+/* ld nr, [kill x32], the rules, allow. */
+static void emit_abi(struct guard_emit *e, unsigned guards, const struct guard_abi *abi,
+		     bool kill_x32)
+{
+	struct guard_rule rules[16];
+	size_t n = guard_rules(guards, abi, rules);
+
+	emit(e, BPF_LD | BPF_W | BPF_ABS, (unsigned)offsetof(struct seccomp_data, nr), 0, 0);
+	if (kill_x32) {
+		emit(e, BPF_JMP | BPF_JGE | BPF_K, GUARD_X32_BIT, 0, 1);
+		emit(e, BPF_RET | BPF_K, GUARD_KILL, 0, 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		emit_rule(e, &rules[i]);
+	emit(e, BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
+}
+
+int seccomp_guard_program(unsigned guards, struct sock_filter *prog, size_t max)
+{
+#ifdef GUARD_NATIVE_ARCH
+	struct guard_emit e = { prog, 0, max };
+	size_t ja;
+
+	if (guards & ~(unsigned)SECCOMP_GUARD_ALL)
+		return -EINVAL;
+	emit(&e, BPF_LD | BPF_W | BPF_ABS, (unsigned)offsetof(struct seccomp_data, arch), 0, 0);
+	emit(&e, BPF_JMP | BPF_JEQ | BPF_K, GUARD_NATIVE_ARCH, 1, 0);
+	ja = e.n;
+	emit(&e, BPF_JMP | BPF_JA, 0, 0, 0); /* to the other architectures, patched below */
+	emit_abi(&e, guards, &native_abi, GUARD_NATIVE_ARCH == AUDIT_ARCH_X86_64);
+	if (ja < e.max)
+		prog[ja].k = (unsigned)(e.n - ja - 1);
+#ifdef GUARD_COMPAT_ARCH
+	emit(&e, BPF_JMP | BPF_JEQ | BPF_K, GUARD_COMPAT_ARCH, 1, 0);
+	emit(&e, BPF_RET | BPF_K, GUARD_KILL, 0, 0);
+	emit_abi(&e, guards, &compat_abi, false);
+#else
+	/* another ABI's numbers would name other calls */
+	emit(&e, BPF_RET | BPF_K, GUARD_KILL, 0, 0);
+#endif
+	if (e.n > max)
+		return -E2BIG;
+	return (int)e.n;
+#else
+	(void)guards, (void)prog, (void)max;
+	return -EOPNOTSUPP;
+#endif
+}
+
+int seccomp_apply_guards(unsigned guards, struct nsrun_error *err)
+{
+	struct sock_filter prog[SECCOMP_GUARD_PROG_MAX];
+	struct sock_fprog fprog = { 0 };
+	int n;
+
+	if (guards == 0)
+		return 0;
+	n = seccomp_guard_program(guards, prog, ARRAY_SIZE(prog));
+	if (n == -EOPNOTSUPP)
+		return error_set_plain(err, EOPNOTSUPP,
+				       "seccomp guards are not supported on this architecture");
+	if (n < 0)
+		return error_set(err, -n, "build the seccomp guards %#x", guards);
+	/* Without it an unprivileged process may not install a filter; nsrun sets it
+	 * for every payload anyway. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return error_set(err, errno, "prctl(PR_SET_NO_NEW_PRIVS) failed");
+	fprog.len = (unsigned short)n;
+	fprog.filter = prog;
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) < 0)
+		return error_set(err, errno, "install the seccomp guards");
 	return 0;
 }

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * seccomp.h: load the prebuilt cBPF programs from --seccomp/--add-seccomp-fd,
- * in order. The caller must already have NO_NEW_PRIVS set.
+ * in order (the caller must already have NO_NEW_PRIVS set); and nsrun's own
+ * small guards, one hand-written filter that refuses what Landlock and the
+ * mount flags cannot (code in memfds, new UNIX sockets, TIOCSTI).
  */
 #pragma once
 
 #include <linux/filter.h>
+#include <stddef.h>
 
 #include "error.h"
 #include "plan.h"
@@ -16,3 +19,31 @@ int seccomp_prog_fprog(const struct seccomp_prog *p, struct sock_fprog *ret,
 		       struct nsrun_error *err);
 
 int seccomp_apply(const struct seccomp_config *cfg, struct nsrun_error *err);
+
+enum seccomp_guard {
+	/* memfd_create and memfd_secret answer ENOSYS (code in a memfd can be mapped
+	 * executable even when it is noexec-sealed, so no memfd is made at all) */
+	SECCOMP_GUARD_EXEC_MEMFD = 1u << 0,
+	/* socket(AF_UNIX) and socketpair(AF_UNIX, SOCK_DGRAM) answer EACCES (a datagram
+	 * pair can still send to any path); io_uring_setup answers ENOSYS (its
+	 * IORING_OP_SOCKET bypasses seccomp); stream and seqpacket socketpairs stay */
+	SECCOMP_GUARD_UNIX_SOCKET = 1u << 1,
+	/* ioctl TIOCSTI and TIOCLINUX answer EPERM, whatever the upper 32 bits of the
+	 * request (CVE-2019-10063) */
+	SECCOMP_GUARD_TIOCSTI = 1u << 2,
+	SECCOMP_GUARD_ALL = (1u << 3) - 1,
+};
+
+/* The longest guard program; seccomp_guard_program never needs more. */
+#define SECCOMP_GUARD_PROG_MAX 96
+
+/* Writes the guard program for `guards` into prog (room for max instructions) and
+ * returns its length: -EINVAL for unknown guard bits, -E2BIG when max is too small,
+ * -EOPNOTSUPP on an architecture without a known AUDIT_ARCH value. The program
+ * kills calls of any other architecture, and x32 calls on x86_64; i386 calls on
+ * x86_64 are filtered by their own numbers. Exposed for the unit tests. */
+int seccomp_guard_program(unsigned guards, struct sock_filter *prog, size_t max);
+
+/* Sets NO_NEW_PRIVS and installs one filter with the given guards (nothing when
+ * guards is 0). -errno with err filled; the caller decides the exit status. */
+int seccomp_apply_guards(unsigned guards, struct nsrun_error *err);

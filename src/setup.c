@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "caps.h"
-#include "landlock.h"
+#include "launch.h"
 #include "loopback.h"
 #include "reaper.h"
 #include "rootfs.h"
@@ -29,36 +29,14 @@
 #include "syscall.h"
 #include "util.h"
 
-extern char **environ;
-
-_noreturn_ static void fail(const struct setup_ctx *ctx, struct nsrun_error *err)
-{
-	(void)write_all(ctx->error_fd, err, sizeof(*err));
-	_exit(1);
-}
-
 static void wait_for_parent(const struct setup_ctx *ctx)
 {
-	char c;
-	ssize_t n;
+	int c = read_byte(ctx->go_fd);
 
-	do
-		n = read(ctx->go_fd, &c, 1);
-	while (n < 0 && errno == EINTR);
 	close(ctx->go_fd);
 	/* EOF: the parent gave up (it reports why); stop without a word. */
-	if (n != 1)
+	if (c < 0)
 		_exit(1);
-}
-
-static int die_with_parent(pid_t expected_ppid, struct nsrun_error *err)
-{
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-		return error_set(err, errno, "prctl");
-	/* The parent may have died before the prctl took effect. */
-	if (getppid() != expected_ppid)
-		kill(getpid(), SIGKILL);
-	return 0;
 }
 
 static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
@@ -71,16 +49,12 @@ static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
 		.path_env = env_get(plan->proc.envp, "PATH"),
 		.in_userns = ctx->in_userns,
 		.new_pidns = (ctx->clone_flags & CLONE_NEWPID) || plan->ns.pidns_fd >= 0,
+		.host_privileged = ctx->real_root || !ctx->in_userns,
 		.file_label = plan->proc.file_label,
-		.exec_paths = plan->landlock.exec,
+		.landlock = &plan->landlock,
 	};
-	mode_t old_umask = umask(0);
-	int r;
 
-	/* Modes given with --perms (and bwrap's defaults) are exact, not masked. */
-	r = rootfs_build(&cfg, err);
-	umask(old_umask);
-	return r;
+	return rootfs_build(&cfg, err);
 }
 
 /* bwrap's nested namespace: after the mounts that needed uid 0 (devpts), show the chosen
@@ -174,14 +148,9 @@ static const char *enter_cwd(const struct setup_ctx *ctx, struct nsrun_error *er
 
 static int wait_block_fd(int fd)
 {
-	char c;
-	ssize_t n;
-
 	if (fd < 0)
 		return 0;
-	do
-		n = read(fd, &c, 1);
-	while (n < 0 && errno == EINTR);
+	(void)read_byte(fd);
 	close(fd);
 	return 0;
 }
@@ -243,8 +212,8 @@ void setup_close_fds_except(int *keep, size_t n)
 
 /* pid 1: everything that can fail happens before the payload is released through
  * ready_fd, so a failure here still means the command never ran. */
-_noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, pid_t expected_ppid,
-				int ready_fd, int *locks, size_t n_locks)
+_noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int ready_fd,
+				int *locks, size_t n_locks)
 {
 	const struct plan *plan = ctx->plan;
 	struct nsrun_error err = { 0 };
@@ -261,8 +230,8 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, pid_
 		r = error_set(&err, errno, "can't set dumpable");
 	if (r == -EPERM && ctx->real_root)
 		r = 0;
-	if (r == 0 && plan->proc.die_with_parent)
-		r = die_with_parent(expected_ppid, &err);
+	if (r == 0)
+		launch_track_parent(ctx);
 	if (r == 0)
 		r = seccomp_apply(&plan->seccomp, &err);
 	if (r < 0) {
@@ -278,60 +247,6 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, pid_
 		keep[n_keep++] = locks[i];
 	setup_close_fds_except(keep, n_keep);
 	reaper_run(payload, ctx->status_fd);
-}
-
-static char **payload_argv(const struct plan *plan)
-{
-	char **argv = strv_copy(plan->proc.argv);
-
-	if (plan->proc.argv0) {
-		free(argv[0]);
-		argv[0] = xstrdup(plan->proc.argv0);
-	}
-	return argv;
-}
-
-/* The payload's last steps; seccomp is the very last so filters need not allow setup. */
-_noreturn_ static void run_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask,
-				   pid_t expected_ppid, int ready_fd)
-{
-	const struct plan *plan = ctx->plan;
-	struct nsrun_error err = { 0 };
-	sigset_t chld;
-	char c;
-	int r = 0;
-
-	/* Wait until pid 1 has finished its own fallible setup (EOF: it failed). */
-	if (ready_fd >= 0) {
-		if (read(ready_fd, &c, 1) != 1)
-			_exit(1);
-		close(ready_fd);
-	}
-	if (!plan->proc.as_pid_1 && plan->sync.sync_fd >= 0)
-		close(plan->sync.sync_fd);
-	if (ctx->status_fd >= 0)
-		close(ctx->status_fd);
-	/* The caller's mask, as before pid 1 blocked its signals; SIGCHLD open as bwrap does. */
-	sigprocmask(SIG_SETMASK, mask, NULL);
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_UNBLOCK, &chld, NULL);
-	if (plan->proc.die_with_parent)
-		r = die_with_parent(expected_ppid, &err);
-	/* Fails quietly for caps not in the inheritable set (root without cap options). */
-	if (r == 0)
-		r = caps_raise_ambient(ctx->caps, &err);
-	if (r == 0 && plan->landlock.enabled)
-		r = landlock_apply(&plan->landlock, &err);
-	if (r == 0)
-		r = seccomp_apply(&plan->seccomp, &err);
-	if (r < 0)
-		fail(ctx, &err);
-	(void)write_all(ctx->error_fd, (char[]){ SETUP_EXEC_MARKER }, 1);
-	environ = envp;
-	execvp(plan->proc.argv[0], payload_argv(plan));
-	error_set(&err, errno, "execvp %s", plan->proc.argv[0]);
-	fail(ctx, &err);
 }
 
 /* --pidns with --unshare-pid: a process cannot clone a new pid namespace under one it
@@ -355,8 +270,7 @@ static int nest_pidns(const struct setup_ctx *ctx, struct nsrun_error *err)
 	close(ctx->error_fd);
 	if (ctx->status_fd >= 0)
 		close(ctx->status_fd);
-	if (plan->proc.die_with_parent)
-		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	launch_track_parent(ctx);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			_exit(1);
@@ -425,32 +339,31 @@ void setup_child(const struct setup_ctx *ctx)
 	size_t n_locks = 0;
 	int ready[2] = { -1, -1 };
 	sigset_t set, mask;
-	pid_t expected_ppid = getppid() == 0 ? 0 : ctx->monitor_pid;
 	pid_t pid;
 
 	sigprocmask(SIG_SETMASK, NULL, &mask);
 	if (prepare(ctx, &err) < 0)
-		fail(ctx, &err);
+		launch_fail(ctx, &err);
 	cwd = enter_cwd(ctx, &err);
 	if (!cwd)
-		fail(ctx, &err);
+		launch_fail(ctx, &err);
 	envp = strv_copy(plan->proc.envp);
 	env_set(&envp, "PWD", cwd);
 	if (plan->proc.new_session && setsid() < 0) {
 		error_set(&err, errno, "setsid");
-		fail(ctx, &err);
+		launch_fail(ctx, &err);
 	}
 	if (plan->proc.exec_label && set_exec_label(ctx, &err) < 0)
-		fail(ctx, &err);
+		launch_fail(ctx, &err);
 	if (!needs_reaper(ctx))
-		run_payload(ctx, envp, &mask, expected_ppid, -1);
+		launch_payload(ctx, envp, &mask, -1);
 
 	locks = xcalloc(strv_length(plan->sync.lock_files) + 1, sizeof(int));
 	if (take_locks(plan, locks, &n_locks, &err) < 0)
-		fail(ctx, &err);
+		launch_fail(ctx, &err);
 	if (pipe2(ready, O_CLOEXEC) < 0) {
 		error_set(&err, errno, "pipe");
-		fail(ctx, &err);
+		launch_fail(ctx, &err);
 	}
 	/* No signal may be lost between the fork and pid 1's first wait. */
 	reaper_signal_set(&set);
@@ -458,14 +371,19 @@ void setup_child(const struct setup_ctx *ctx)
 	pid = fork();
 	if (pid < 0) {
 		error_set(&err, errno, "Can't fork for pid 1");
-		fail(ctx, &err);
+		launch_fail(ctx, &err);
 	}
 	if (pid == 0) {
+		/* The payload's parent is pid 1, visible from here: getppid() is exact. */
+		struct setup_ctx payload_ctx = *ctx;
+
+		payload_ctx.parent_life_fd = -1;
+		payload_ctx.expected_ppid = getppid();
 		close(ready[1]);
 		for (size_t i = 0; i < n_locks; i++)
 			close(locks[i]);
-		run_payload(ctx, envp, &mask, getppid(), ready[0]);
+		launch_payload(&payload_ctx, envp, &mask, ready[0]);
 	}
 	close(ready[0]);
-	run_pid1(ctx, pid, expected_ppid, ready[1], locks, n_locks);
+	run_pid1(ctx, pid, ready[1], locks, n_locks);
 }

@@ -28,8 +28,12 @@ struct setup_ctx {
 	gid_t real_gid;
 	uid_t sandbox_uid; /* --uid, else real_uid */
 	gid_t sandbox_gid;
-	uint64_t caps;	     /* the payload's capabilities (caps_requested) */
-	pid_t monitor_pid;   /* for the --die-with-parent re-check */
+	uint64_t caps; /* the payload's capabilities (caps_requested) */
+	/* --die-with-parent: whose death ends this process. The read end of a pipe whose
+	 * only write end the monitor holds (exact inside a new pid namespace, where
+	 * getppid() says 0), else -1 and the pid getppid() must keep returning. */
+	int parent_life_fd;
+	pid_t expected_ppid;
 	const char *old_cwd; /* nsrun's cwd, or NULL */
 };
 

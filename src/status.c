@@ -57,6 +57,14 @@ static char *append(char *s, const char *sep, const char *key, uint64_t value)
 	return r;
 }
 
+static char *append_str(char *s, const char *sep, const char *key, const char *value)
+{
+	char *r = xasprintf("%s%s\"%s\": \"%s\"", s, sep, key, value);
+
+	free(s);
+	return r;
+}
+
 static char *format_fields(const struct status_info *info, const char *sep)
 {
 	char *s = xasprintf("\"child-pid\": %d", (int)info->child_pid);
@@ -71,6 +79,9 @@ static char *format_fields(const struct status_info *info, const char *sep)
 		s = append(s, sep, "landlock-handled-fs", info->landlock->handled_fs);
 		s = append(s, sep, "landlock-handled-net", info->landlock->handled_net);
 		s = append(s, sep, "landlock-scoped", info->landlock->scoped);
+		/* Who stops connects to host services' pathname sockets, if anyone. */
+		s = append_str(s, sep, "landlock-unix-connect",
+			       landlock_unix_connect_name(info->landlock->unix_connect));
 	}
 	return s;
 }

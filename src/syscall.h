@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 /* ---- syscall numbers (identical on every architecture since 5.x unification) ---- */
+#ifndef __NR_io_uring_setup
+#define __NR_io_uring_setup 425
+#endif
 #ifndef __NR_open_tree
 #define __NR_open_tree 428
 #endif
@@ -55,6 +58,9 @@
 #endif
 #ifndef __NR_landlock_restrict_self
 #define __NR_landlock_restrict_self 446
+#endif
+#ifndef __NR_memfd_secret
+#define __NR_memfd_secret 447
 #endif
 
 /* ---- mount API ---- */
@@ -127,6 +133,14 @@ struct nsrun_open_how {
 #define RESOLVE_IN_ROOT 0x10
 #endif
 
+/* ---- memfd (Linux 6.3; the 6.1 headers lack them) ---- */
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U
+#endif
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+
 /* ---- close_range ---- */
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -155,6 +169,7 @@ struct nsrun_open_how {
 #define NSRUN_LL_FS_REFER (1ULL << 13)			/* ABI 2 */
 #define NSRUN_LL_FS_TRUNCATE (1ULL << 14)		/* ABI 3 */
 #define NSRUN_LL_FS_IOCTL_DEV (1ULL << 15)		/* ABI 5 */
+#define NSRUN_LL_FS_RESOLVE_UNIX (1ULL << 16)		/* ABI 9 */
 #define NSRUN_LL_NET_BIND_TCP (1ULL << 0)		/* ABI 4 */
 #define NSRUN_LL_NET_CONNECT_TCP (1ULL << 1)		/* ABI 4 */
 #define NSRUN_LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
@@ -251,6 +266,17 @@ static inline int sys_landlock_add_rule(int ruleset_fd, int rule_type, const voi
 static inline int sys_landlock_restrict_self(int ruleset_fd, __u32 flags)
 {
 	return (int)syscall(__NR_landlock_restrict_self, ruleset_fd, flags);
+}
+
+/* Landlock's self-test: both need ptrace read access to pid and change nothing. */
+static inline int sys_get_robust_list(pid_t pid, void **head, size_t *len)
+{
+	return (int)syscall(SYS_get_robust_list, pid, head, len);
+}
+
+static inline int sys_kcmp(pid_t pid1, pid_t pid2, int type, unsigned long idx1, unsigned long idx2)
+{
+	return (int)syscall(SYS_kcmp, pid1, pid2, type, idx1, idx2);
 }
 
 /* ---- listmount/statmount (Linux 6.8; used by hide.c to find submounts) ---- */

@@ -203,6 +203,32 @@ int read_all(int fd, size_t max, char **ret, size_t *len)
 	return 0;
 }
 
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t total = 0;
+
+	while (total < len) {
+		ssize_t r = read(fd, p + total, len - total);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		total += (size_t)r;
+	}
+	return (ssize_t)total;
+}
+
+int read_byte(int fd)
+{
+	unsigned char c;
+
+	return read_full(fd, &c, 1) == 1 ? c : -1;
+}
+
 int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -39,6 +39,11 @@ void env_unset(char ***envp, const char *name);
 /* Reads fd to EOF into a malloc'd buffer (NUL-terminated, *len excludes the NUL).
  * Fails with -EFBIG past max bytes. Returns 0 or -errno. */
 int read_all(int fd, size_t max, char **ret, size_t *len);
+/* Reads up to len bytes, retrying on EINTR and short reads, until len or EOF.
+ * Returns the number of bytes read (< len at EOF) or -errno. */
+ssize_t read_full(int fd, void *buf, size_t len);
+/* One byte of a handshake pipe: the byte (0-255), or -1 at EOF or on error. */
+int read_byte(int fd);
 /* Writes all of buf, retrying on EINTR and short writes. Returns 0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);
 /* Copies in_fd to out_fd until EOF. Returns 0 or -errno. */

@@ -7,14 +7,21 @@ test_helpers = \
 	tests/helpers/nsrun-probe \
 	tests/helpers/seccomp-deny \
 	tests/helpers/force-enosys \
+	tests/helpers/fake-landlock \
 	tests/helpers/list-options \
-	tests/helpers/plan-dump
+	tests/helpers/plan-dump \
+	tests/helpers/sec-attack \
+	tests/helpers/seccomp-guard
 check_PROGRAMS += $(test_helpers)
 # The probe is static and uninstrumented so it runs in a sandbox with no /usr.
 tests_helpers_nsrun_probe_CFLAGS = $(WARN_CFLAGS)
 tests_helpers_nsrun_probe_LDFLAGS = -static
 tests_helpers_nsrun_probe_LDADD =
 tests_helpers_seccomp_deny_LDADD =
+# The attacks: dynamic (the ld.so attack runs a copy of itself) and uninstrumented.
+tests_helpers_sec_attack_CFLAGS = $(WARN_CFLAGS)
+tests_helpers_sec_attack_LDFLAGS =
+tests_helpers_sec_attack_LDADD = -ldl
 
 # ---- unit tests (cmocka) -------------------------------------------------------
 unit_tests =
@@ -28,7 +35,8 @@ unit_tests += \
 	tests/unit/test-hide \
 	tests/unit/test-status \
 	tests/unit/test-path \
-	tests/unit/test-noexec
+	tests/unit/test-noexec \
+	tests/unit/test-seccomp
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
@@ -38,14 +46,19 @@ integration_tests =
 # area: core (namespaces, mounts, files, /dev, /proc, process, errors)
 integration_tests += tests/integration/t-ns.sh tests/integration/t-mounts.sh tests/integration/t-files.sh \
 	tests/integration/t-devproc.sh tests/integration/t-process.sh tests/integration/t-errors.sh \
-	tests/integration/t-agent.sh tests/integration/t-security.sh
+	tests/integration/t-agent.sh tests/integration/t-security.sh tests/integration/t-sec-launch.sh \
+	tests/integration/t-sec-proc.sh
 # area: fds, seccomp, caps, overlay, userns (issue 3)
 integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh tests/integration/t-caps.sh \
 	tests/integration/t-overlay.sh
 # area: hide (issue 4)
 integration_tests += tests/integration/t-hide.sh
 # area: landlock (issue 5)
-integration_tests += tests/integration/t-landlock.sh
+integration_tests += tests/integration/t-landlock.sh tests/integration/t-sec-landlock.sh
+# area: seccomp guards (issue 8)
+integration_tests += tests/integration/t-sec-exec.sh
+# area: noexec under --landlock-exec (issue 8)
+integration_tests += tests/integration/t-sec-noexec.sh
 # area: malformed inputs found by fuzzing and review (issue 8)
 integration_tests += tests/integration/t-inputs.sh
 
@@ -111,7 +124,8 @@ clean-local:
 NSRUN_FORCE_ENOSYS =
 check-legacy: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(legacy_tests)' NSRUN_FORCE_ENOSYS=mount-api
-legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh
+legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh \
+	tests/integration/t-sec-noexec.sh tests/integration/t-sec-proc.sh
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh \

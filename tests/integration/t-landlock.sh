@@ -62,7 +62,8 @@ ll() {
 }
 
 setup_dirs() {
-	D="$TMP/$MODE"
+	# Rule paths must not go through symlinks: a symlinked $TMPDIR is resolved here.
+	D="$(realpath "$TMP")/$MODE"
 	rm -rf "$D"
 	mkdir -p "$D/w" "$D/o" "$D/m"
 	for x in w o; do
@@ -149,7 +150,7 @@ test_devices_and_host() {
 	out=$(as_user sh -c 'echo $$; exec "$1" --landlock-only --landlock-rw "$2" -- sh -c "echo \$\$"' \
 		_ "$BIN/nsrun" "$D/w")
 	check_match "--landlock-only execs in place (same pid, no fork)" '^([0-9]+) \1$' "${out//$'\n'/ }"
-	check_eq "--landlock-rw / makes everything writable (and the self-test stands aside)" OK \
+	check_eq "--landlock-rw / makes everything writable (and the self-test still passes)" OK \
 		"$(ll --landlock-rw / -- creat "$D/o/rootrw")"
 	out=$(nsrun --landlock-only --argv0 renamed --landlock-rw "$D/w" -- sh -c 'echo $0' 2>&1)
 	check_eq "--argv0 is honoured" renamed "$out"
@@ -170,8 +171,13 @@ test_exec() {
 		'/usr/bin/true; echo a=$?; /usr/sbin/nologin; echo b=$?' 2>/dev/null)
 	check_eq "a directory rule allows what is below it, nothing else" "a=0 b=126" "${out//$'\n'/ }"
 	if [ -L /usr/bin/python3 ]; then
+		# Rule paths never go through symlinks (t-sec-landlock.sh); the resolved path does.
 		out=$(nsrun --landlock-only --landlock-exec /usr/bin/python3 -- /usr/bin/python3 -c 'print("py")' 2>&1)
-		check_eq "--landlock-exec on a symlink allows its target and the target's interpreter" py "$out"
+		check_eq "--landlock-exec on a symlink is refused (status 126)" 126 "$?"
+		check_match "... naming the path to pass instead" "pass the resolved path '$(realpath /usr/bin/python3)'" "$out"
+		out=$(nsrun --landlock-only --landlock-exec "$(realpath /usr/bin/python3)" -- \
+			/usr/bin/python3 -c 'print("py")' 2>&1)
+		check_eq "--landlock-exec on the resolved path allows it (and its interpreter) through the link" py "$out"
 	fi
 	check_eq "--landlock-exec alone still makes other paths unwritable" EACCES \
 		"$(ll --landlock-exec /usr/bin -- creat "$D/o/new3")"
@@ -333,6 +339,8 @@ out=$("$NSRUN" --landlock-abi)
 check_match "--landlock-abi: first line abi=N" '^abi=[1-9][0-9]*$' "$(printf '%s\n' "$out" | head -n1)"
 check_match "--landlock-abi: handled-fs names the rights" '^handled-fs=0x[0-9a-f]+ write_file remove_dir' "$out"
 check_match "--landlock-abi: file-rights" '^file-rights=0x[0-9a-f]+ write_file' "$out"
+check_match "--landlock-abi: says whether pathname UNIX connects can be restricted" \
+	'^unix-connect=(landlock|unrestricted) \(' "$out"
 
 start_listeners
 for_each_mode run_mode

@@ -98,7 +98,7 @@ static void test_table_sorted(void **state)
 {
 	(void)state;
 	assert_int_equal(cli_n_options, OPT_MAX);
-	assert_int_equal(cli_n_options, 67 + 9);
+	assert_int_equal(cli_n_options, 67 + 10);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
@@ -813,6 +813,10 @@ static void test_extensions(void **state)
 	plan_free(&p);
 	PARSE_OK(&p, "--landlock-only", "true");
 	assert_true(p.landlock.enabled && p.landlock.only);
+	assert_false(p.landlock.deny_unix);
+	plan_free(&p);
+	PARSE_OK(&p, "--landlock-deny-unix", "true");
+	assert_true(p.landlock.enabled && p.landlock.deny_unix && !p.landlock.only);
 	plan_free(&p);
 	static const char *const bad_ports[] = { "65536", "-1", "0x10", "",
 						 "1a",	  " 1", "+1",	"99999999999999999999" };

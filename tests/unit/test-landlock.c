@@ -6,14 +6,22 @@
  */
 #include "config.h"
 
+#include <elf.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "landlock-interp.h"
 #include "landlock.h"
 #include "syscall.h"
 
@@ -29,7 +37,7 @@
 /* What the kernel accepts on a rule for a non-directory (LANDLOCK_ACCESS_FILE). */
 #define KERNEL_FILE_ACCESS                                                      \
 	(NSRUN_LL_FS_EXECUTE | NSRUN_LL_FS_WRITE_FILE | NSRUN_LL_FS_READ_FILE | \
-	 NSRUN_LL_FS_TRUNCATE | NSRUN_LL_FS_IOCTL_DEV)
+	 NSRUN_LL_FS_TRUNCATE | NSRUN_LL_FS_IOCTL_DEV | NSRUN_LL_FS_RESOLVE_UNIX)
 
 static void test_write_rights_per_abi(void **state)
 {
@@ -94,10 +102,27 @@ static void test_all_rights_per_abi(void **state)
 	assert_int_equal(landlock_fs_all_rights(3),
 			 ABI1_ALL | NSRUN_LL_FS_REFER | NSRUN_LL_FS_TRUNCATE);
 	assert_int_equal(landlock_fs_all_rights(4), landlock_fs_all_rights(3));
-	for (int abi = 5; abi <= ABI_MAX_TESTED; abi++)
+	for (int abi = 5; abi <= 8; abi++)
 		assert_int_equal(landlock_fs_all_rights(abi),
 				 landlock_fs_all_rights(3) | NSRUN_LL_FS_IOCTL_DEV);
 	assert_int_equal(landlock_fs_all_rights(8), 0xffff);
+	for (int abi = 9; abi <= ABI_MAX_TESTED; abi++)
+		assert_int_equal(landlock_fs_all_rights(abi), 0xffff | NSRUN_LL_FS_RESOLVE_UNIX);
+}
+
+/* resolve_unix: bit 16, Landlock ABI 9 (Linux 7.1); a right valid on a file rule too. */
+static void test_unix_rights_per_abi(void **state)
+{
+	(void)state;
+	assert_int_equal(NSRUN_LL_FS_RESOLVE_UNIX, 1ULL << 16);
+	for (int abi = -1; abi <= 8; abi++)
+		assert_int_equal(landlock_fs_unix_rights(abi), 0);
+	for (int abi = 9; abi <= ABI_MAX_TESTED; abi++) {
+		assert_int_equal(landlock_fs_unix_rights(abi), NSRUN_LL_FS_RESOLVE_UNIX);
+		assert_int_equal(landlock_fs_unix_rights(abi) & ~KERNEL_FILE_ACCESS, 0);
+		/* not a write right: --landlock-abi's file-rights adds it separately */
+		assert_int_equal(landlock_fs_write_rights(abi) & NSRUN_LL_FS_RESOLVE_UNIX, 0);
+	}
 }
 
 static void test_net_and_scope_per_abi(void **state)
@@ -161,7 +186,8 @@ static void test_describe_rw_only(void **state)
 	for (int abi = 1; abi <= ABI_MAX_TESTED; abi++) {
 		assert_int_equal(landlock_describe_abi(&cfg, abi, &d, &err), 0);
 		assert_int_equal(d.abi, abi);
-		assert_int_equal(d.handled_fs, landlock_fs_write_rights(abi));
+		assert_int_equal(d.handled_fs,
+				 landlock_fs_write_rights(abi) | landlock_fs_unix_rights(abi));
 		assert_int_equal(d.handled_net, 0);
 		assert_int_equal(d.scoped, 0);
 	}
@@ -177,7 +203,9 @@ static void test_describe_exec_adds_execute(void **state)
 	cfg.exec = some_exec;
 	for (int abi = 1; abi <= ABI_MAX_TESTED; abi++) {
 		assert_int_equal(landlock_describe_abi(&cfg, abi, &d, &err), 0);
-		assert_int_equal(d.handled_fs, landlock_fs_write_rights(abi) | NSRUN_LL_FS_EXECUTE);
+		assert_int_equal(d.handled_fs, landlock_fs_write_rights(abi) |
+						       landlock_fs_unix_rights(abi) |
+						       NSRUN_LL_FS_EXECUTE);
 		assert_int_equal(landlock_fs_file_rights(abi) & ~d.handled_fs, 0);
 	}
 }
@@ -252,6 +280,154 @@ static void test_describe_scope(void **state)
 	}
 }
 
+/* Pathname UNIX connects: handled by default from ABI 9; --landlock-deny-unix below it
+ * asks the launcher for the seccomp fallback. */
+static void test_describe_unix(void **state)
+{
+	struct landlock_config cfg = base_cfg();
+	struct landlock_desc d;
+	struct nsrun_error err = { 0 };
+
+	(void)state;
+	for (int abi = 1; abi <= ABI_MAX_TESTED; abi++) {
+		bool ll = abi >= 9;
+
+		cfg.deny_unix = false;
+		assert_int_equal(landlock_describe_abi(&cfg, abi, &d, &err), 0);
+		assert_int_equal(!!(d.handled_fs & NSRUN_LL_FS_RESOLVE_UNIX), ll);
+		assert_int_equal(d.unix_connect,
+				 ll ? LANDLOCK_UNIX_LANDLOCK : LANDLOCK_UNIX_UNRESTRICTED);
+		assert_false(landlock_unix_needs_seccomp(&d, &cfg));
+		cfg.deny_unix = true;
+		assert_int_equal(landlock_describe_abi(&cfg, abi, &d, &err), 0);
+		assert_int_equal(d.unix_connect,
+				 ll ? LANDLOCK_UNIX_LANDLOCK : LANDLOCK_UNIX_SECCOMP);
+		assert_int_equal(landlock_unix_needs_seccomp(&d, &cfg), !ll);
+	}
+	cfg.enabled = false;
+	assert_int_equal(landlock_describe_abi(&cfg, 7, &d, &err), 0);
+	assert_false(landlock_unix_needs_seccomp(&d, &cfg));
+	assert_string_equal(landlock_unix_connect_name(LANDLOCK_UNIX_UNRESTRICTED), "unrestricted");
+	assert_string_equal(landlock_unix_connect_name(LANDLOCK_UNIX_LANDLOCK), "landlock");
+	assert_string_equal(landlock_unix_connect_name(LANDLOCK_UNIX_SECCOMP), "seccomp");
+}
+
+/* ---- ELF interpreters: what a planted file names is never trusted ---- */
+
+/* Writes a minimal native ELF64 whose only program header is PT_INTERP naming interp. */
+static void make_elf(const char *path, const char *interp)
+{
+	Elf64_Ehdr eh = { .e_phoff = sizeof(Elf64_Ehdr),
+			  .e_phentsize = sizeof(Elf64_Phdr),
+			  .e_phnum = 1 };
+	Elf64_Phdr ph = { .p_type = PT_INTERP,
+			  .p_offset = sizeof(eh) + sizeof(Elf64_Phdr),
+			  .p_filesz = strlen(interp) + 1 };
+	FILE *f = fopen(path, "w");
+
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB;
+	assert_non_null(f);
+	assert_int_equal(fwrite(&eh, sizeof(eh), 1, f), 1);
+	assert_int_equal(fwrite(&ph, sizeof(ph), 1, f), 1);
+	assert_int_equal(fwrite(interp, strlen(interp) + 1, 1, f), 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_elf_interp_parse(void **state)
+{
+	char dir[] = "/tmp/test-landlock-XXXXXX", path[PATH_MAX], buf[PATH_MAX];
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/e", dir);
+	make_elf(path, "/lib/ld.so");
+	fd = open(path, O_RDONLY);
+	assert_int_equal(landlock_elf_interp(fd, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "/lib/ld.so");
+	close(fd);
+	make_elf(path, "relative/ld.so");
+	fd = open(path, O_RDONLY);
+	assert_int_equal(landlock_elf_interp(fd, buf, sizeof(buf)), 0);
+	close(fd);
+	/* "/" parses: refusing it is the collector's job */
+	make_elf(path, "/");
+	fd = open(path, O_RDONLY);
+	assert_int_equal(landlock_elf_interp(fd, buf, sizeof(buf)), 1);
+	close(fd);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* An exec directory full of planted ELF files naming "/", a directory, a symlink to
+ * one, a fifo, a device and a magic link yields only the one regular interpreter. */
+static void test_interps_only_regular_files(void **state)
+{
+	char dir[] = "/tmp/test-landlock-XXXXXX", cmd[1024], p[PATH_MAX];
+	/* names starting with '@' are relative to the fixture directory */
+	const char *bad[] = { "/",	   "/tmp",	     "@d",	       "@dlink",  "@fifo",
+			      "/dev/null", "/proc/self/root", "/proc/self/exe", "@missing" };
+	struct landlock_interps s = { .n = 0 };
+	struct stat want, got;
+	int root_fd, fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && mkdir d x && ln -s d dlink && mkfifo fifo && echo ld > target && "
+		 "ln -s target tlink && mkfifo x/pipe && ln -s ../other x/sl",
+		 dir);
+	assert_int_equal(system(cmd), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char interp[PATH_MAX];
+
+		if (bad[i][0] == '@')
+			snprintf(interp, sizeof(interp), "%s/%s", dir, bad[i] + 1);
+		else
+			snprintf(interp, sizeof(interp), "%s", bad[i]);
+		snprintf(p, sizeof(p), "%s/x/bad%zu", dir, i);
+		make_elf(p, interp);
+	}
+	snprintf(p, sizeof(p), "%s/tlink", dir);
+	snprintf(cmd, sizeof(cmd), "%s/x/good", dir);
+	make_elf(cmd, p); /* through a symlink: allowed as the file it resolves to */
+	snprintf(p, sizeof(p), "%s/target", dir);
+	snprintf(cmd, sizeof(cmd), "%s/x/good2", dir);
+	make_elf(cmd, p);
+	snprintf(p, sizeof(p), "%s/other", dir); /* only reachable through the x/sl link */
+	make_elf(p, "/etc/hostname");
+
+	root_fd = open("/", O_PATH | O_DIRECTORY);
+	snprintf(p, sizeof(p), "%s/x", dir);
+	fd = open(p, O_PATH | O_DIRECTORY);
+	landlock_interps_collect(&s, root_fd, fd, p);
+	close(fd);
+	assert_int_equal(s.n, 1);
+	snprintf(p, sizeof(p), "%s/target", dir);
+	assert_int_equal(stat(p, &want), 0);
+	assert_int_equal(fstat(s.fds[0], &got), 0);
+	assert_true(want.st_ino == got.st_ino && want.st_dev == got.st_dev);
+	landlock_interps_free(&s);
+
+	/* a file rule: the same checks */
+	snprintf(p, sizeof(p), "%s/x/bad0", dir);
+	fd = open(p, O_PATH);
+	landlock_interps_collect(&s, root_fd, fd, p);
+	close(fd);
+	assert_int_equal(s.n, 0);
+	snprintf(p, sizeof(p), "%s/x/good", dir);
+	fd = open(p, O_PATH);
+	landlock_interps_collect(&s, root_fd, fd, p);
+	close(fd);
+	assert_int_equal(s.n, 1);
+	landlock_interps_free(&s);
+	close(root_fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_file_rights_per_abi),
 		cmocka_unit_test(test_file_rights_subset_of_handled),
 		cmocka_unit_test(test_all_rights_per_abi),
+		cmocka_unit_test(test_unix_rights_per_abi),
 		cmocka_unit_test(test_net_and_scope_per_abi),
 		cmocka_unit_test(test_ruleset_attr_size),
 		cmocka_unit_test(test_describe_disabled_is_noop),
@@ -268,6 +445,9 @@ int main(void)
 		cmocka_unit_test(test_describe_unavailable),
 		cmocka_unit_test(test_describe_tcp),
 		cmocka_unit_test(test_describe_scope),
+		cmocka_unit_test(test_describe_unix),
+		cmocka_unit_test(test_elf_interp_parse),
+		cmocka_unit_test(test_interps_only_regular_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,6 +127,31 @@ static void test_loops_and_magic(void **state)
 	assert_int_equal(path_open(f->root_fd, "plain/x", O_PATH), -ENOTDIR);
 }
 
+/* Landlock rule paths: a symlink anywhere refuses the path, by openat2 and by the walk. */
+static void test_no_symlinks(void **state)
+{
+	struct fixture *f = *state;
+	struct path_walk_opts o = { .last = PATH_LAST_EXISTING, .no_symlinks = true };
+	const char *refused[] = { "abs", "abs/f", "esc/etc/f", "sub/../abs/f", "dangling" };
+	struct path_walk_result res;
+	struct stat a, b;
+	int fd;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		assert_int_equal(path_open_no_symlinks(f->root_fd, refused[i], O_PATH), -ELOOP);
+		assert_int_equal(path_walk(f->root_fd, refused[i], &o, &res), -ELOOP);
+	}
+	fd = path_open_no_symlinks(f->root_fd, "/sub/deeper/../../etc/f", O_PATH);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &a), 0);
+	close(fd);
+	assert_int_equal(path_walk(f->root_fd, "sub/deeper/../../etc/f", &o, &res), 0);
+	assert_int_equal(fstat(res.fd, &b), 0);
+	assert_true(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	path_walk_result_free(&res);
+	assert_int_equal(path_open_no_symlinks(f->root_fd, "etc/missing", O_PATH), -ENOENT);
+}
+
 static mode_t mode_of(const struct fixture *f, const char *rel)
 {
 	struct stat st;
@@ -238,6 +263,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_escapes_stay_inside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walk_escapes_stay_inside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loops_and_magic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_symlinks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_p_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mountpoints, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parent_walk, setup, teardown),

@@ -96,18 +96,20 @@ static void test_validate_bwrap(void **state)
 static void test_validate_landlock_only(void **state)
 {
 	static const char *const bad[][4] = {
-		{ "--bind", "/", "/" },	    { "--unshare-user" },	{ "--unshare-all" },
-		{ "--unshare-net" },	    { "--unshare-cgroup-try" }, { "--userns", "3" },
-		{ "--pidns", "3" },	    { "--uid", "0" },		{ "--hostname", "h" },
-		{ "--sync-fd", "3" },	    { "--lock-file", "/l" },	{ "--info-fd", "3" },
-		{ "--as-pid-1" },	    { "--cap-drop", "ALL" },	{ "--overlay-hide", "x" },
-		{ "--overlay-allow", "x" }, { "--disable-userns" },	{ "--tmpfs", "/t" },
+		{ "--bind", "/", "/" }, { "--unshare-user" },	    { "--unshare-all" },
+		{ "--unshare-net" },	{ "--unshare-cgroup-try" }, { "--userns", "3" },
+		{ "--pidns", "3" },	{ "--uid", "0" },	    { "--hostname", "h" },
+		{ "--sync-fd", "3" },	{ "--lock-file", "/l" },    { "--info-fd", "3" },
+		{ "--as-pid-1" },	{ "--overlay-hide", "x" },  { "--overlay-allow", "x" },
+		{ "--disable-userns" }, { "--tmpfs", "/t" },
 	};
 
 	(void)state;
 	USER(NULL, "--landlock-only", "--landlock-rw", "/tmp", "--chdir", "/", "--setenv", "A", "b",
 	     "--argv0", "x", "--new-session", "--die-with-parent", "--clearenv", "true");
 	ROOT(NULL, "--landlock-only", "true");
+	/* The shared launcher applies capabilities and seccomp in place too. */
+	ROOT(NULL, "--landlock-only", "--cap-drop", "ALL", "--cap-add", "CAP_CHOWN", "true");
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *args[8] = { "--landlock-only" };
 		char want[128];
@@ -201,6 +203,7 @@ static void test_to_argv(void **state)
 			"--cap-drop", "cap_net_raw", "--level-prefix", "x"));
 	round_trip(ARGS("--landlock-rw", "/a", "--landlock-exec", "/b", "--landlock-connect-tcp",
 			"1", "--landlock-bind-tcp", "0", "--landlock-scope", "--landlock-only",
+			"--landlock-deny-unix",
 			"--overlay-hide", "x", "--overlay-allow", "/y", "z"));
 	round_trip(ARGS("--unshare-ipc", "--help"));
 	round_trip(ARGS("--version"));

@@ -80,11 +80,22 @@ static void test_landlock_keys(void **state)
 	s = status_format_json(&info);
 	assert_string_equal(s, "{ \"child-pid\": 7699, \"cgroup-namespace\": 4026532181, "
 			       "\"landlock-abi\": 7, \"landlock-handled-fs\": 65535, "
-			       "\"landlock-handled-net\": 3, \"landlock-scoped\": 3 }\n");
+			       "\"landlock-handled-net\": 3, \"landlock-scoped\": 3, "
+			       "\"landlock-unix-connect\": \"unrestricted\" }\n");
 	free(s);
 	s = status_format_info(&info);
 	assert_non_null(strstr(s, ",\n    \"landlock-abi\": 7,\n"));
-	assert_non_null(strstr(s, "\n    \"landlock-scoped\": 3\n}\n"));
+	assert_non_null(strstr(s, ",\n    \"landlock-scoped\": 3,\n"));
+	assert_non_null(strstr(s, "\n    \"landlock-unix-connect\": \"unrestricted\"\n}\n"));
+	free(s);
+	/* who stops pathname UNIX connects: Landlock itself (ABI 9) or the seccomp fallback */
+	ll.unix_connect = LANDLOCK_UNIX_LANDLOCK;
+	s = status_format_json(&info);
+	assert_non_null(strstr(s, ", \"landlock-unix-connect\": \"landlock\" }\n"));
+	free(s);
+	ll.unix_connect = LANDLOCK_UNIX_SECCOMP;
+	s = status_format_json(&info);
+	assert_non_null(strstr(s, ", \"landlock-unix-connect\": \"seccomp\" }\n"));
 	free(s);
 }
 

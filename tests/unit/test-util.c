@@ -235,6 +235,26 @@ static void test_read_all(void **state)
 	assert_int_equal(read_all(-1, 9, &buf, &len), -EBADF);
 }
 
+static void test_read_full(void **state)
+{
+	char buf[8];
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write_all(p[1], "xyz", 3), 0);
+	assert_int_equal(read_byte(p[0]), 'x');
+	close(p[1]);
+	/* short at EOF: what was there, then nothing */
+	assert_int_equal(read_full(p[0], buf, sizeof(buf)), 2);
+	assert_memory_equal(buf, "yz", 2);
+	assert_int_equal(read_full(p[0], buf, sizeof(buf)), 0);
+	assert_int_equal(read_byte(p[0]), -1);
+	close(p[0]);
+	assert_int_equal(read_full(-1, buf, 1), -EBADF);
+	assert_int_equal(read_byte(-1), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_env),	  cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_strings),	  cmocka_unit_test(test_xappend),
 		cmocka_unit_test(test_read_all),  cmocka_unit_test(test_path_is_below),
+		cmocka_unit_test(test_read_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

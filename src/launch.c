@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * launch.c: the one way to become the payload. Every mode (a namespace sandbox's
+ * child, pid 1's payload, --landlock-only in place) ends here: parent tracking,
+ * capabilities, Landlock, nsrun's own seccomp guards, the caller's seccomp
+ * programs, then exec. The order is fixed: seccomp last, so filters need not
+ * allow the setup; Landlock after the last mount change.
+ */
+#include "config.h"
+
+#include "launch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "caps.h"
+#include "landlock.h"
+#include "noexec.h"
+#include "reaper.h"
+#include "seccomp.h"
+#include "syscall.h"
+#include "userns.h"
+#include "util.h"
+
+extern char **environ;
+
+_noreturn_ void launch_fail(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	/* In place there is no monitor to report to: this process owns the exit. */
+	if (ctx->error_fd < 0)
+		error_die(err);
+	(void)write_all(ctx->error_fd, err, sizeof(*err));
+	_exit(1);
+}
+
+/* Whether the monitor has exited: nobody writes to the life pipe, so it polls ready
+ * only when its one write end, the monitor's, is closed. The kernel closes a dying
+ * process's files before it reparents its children and reads their parent-death
+ * signal, so a signal armed too late for the one is seen by the other. (A pidfd is
+ * not enough: it polls ready only later, once the parent is a zombie.) */
+static bool life_pipe_closed(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0;
+}
+
+void launch_track_parent(const struct setup_ctx *ctx)
+{
+	if (!ctx->plan->proc.die_with_parent)
+		return;
+	/* Armed first, checked second: a parent that dies in between is caught by the
+	 * check, one that dies later by the signal. Credential changes clear the
+	 * signal, so this runs after the last of them. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		_exit(1);
+	/* Inside a new pid namespace getppid() says 0 whoever the parent is: the life
+	 * pipe is exact there; getppid() is exact everywhere else. _exit, not
+	 * kill(self): pid 1 of a pid namespace ignores its own SIGKILL, and its exit
+	 * ends every process of the namespace. */
+	if (ctx->parent_life_fd >= 0 ? life_pipe_closed(ctx->parent_life_fd) :
+				       getppid() != ctx->expected_ppid)
+		_exit(128 + SIGKILL);
+}
+
+static char **payload_argv(const struct plan *plan)
+{
+	char **argv = strv_copy(plan->proc.argv);
+
+	if (plan->proc.argv0) {
+		free(argv[0]);
+		argv[0] = xstrdup(plan->proc.argv0);
+	}
+	return argv;
+}
+
+/* nsrun's own seccomp guards, for what Landlock and mount flags cannot refuse. */
+static unsigned guards(const struct setup_ctx *ctx)
+{
+	const struct plan *plan = ctx->plan;
+	struct landlock_desc desc;
+	unsigned g = 0;
+
+	/* Code in a memfd runs through ld.so and dlopen even when noexec-sealed
+	 * (vm.memfd_noexec only stops execve): with an exec list, no memfd at all. */
+	if (plan->landlock.exec && plan->landlock.exec[0])
+		g |= SECCOMP_GUARD_EXEC_MEMFD;
+	/* --landlock-deny-unix where Landlock cannot refuse connects by path itself. */
+	if (plan->landlock.deny_unix && landlock_describe(&plan->landlock, &desc, NULL) == 0 &&
+	    landlock_unix_needs_seccomp(&desc, &plan->landlock))
+		g |= SECCOMP_GUARD_UNIX_SOCKET;
+	/* CAP_SYS_ADMIN in the initial user namespace lets TIOCSTI reach a terminal that
+	 * is not the controlling one, so --new-session alone does not stop it there. */
+	if (plan->proc.new_session && !ctx->in_userns && (ctx->caps & (1ULL << CAP_SYS_ADMIN)))
+		g |= SECCOMP_GUARD_TIOCSTI;
+	return g;
+}
+
+/* The payload's own boundary, most general last. */
+static int confine(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	const struct plan *plan = ctx->plan;
+	int r;
+
+	/* Fails quietly for caps not in the inheritable set (root without cap options). */
+	r = caps_raise_ambient(ctx->caps, err);
+	if (r == 0 && plan->landlock.enabled)
+		r = landlock_apply(&plan->landlock, err);
+	if (r == 0) {
+		r = seccomp_apply_guards(guards(ctx), err);
+		if (r < 0 && plan->landlock.enabled)
+			err->status = LANDLOCK_EXIT_STATUS;
+	}
+	if (r == 0)
+		r = seccomp_apply(&plan->seccomp, err);
+	return r;
+}
+
+_noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask,
+			       int ready_fd)
+{
+	const struct plan *plan = ctx->plan;
+	struct nsrun_error err = { 0 };
+	sigset_t chld;
+
+	/* Wait until pid 1 has finished its own fallible setup (EOF: it failed). */
+	if (ready_fd >= 0) {
+		if (read_byte(ready_fd) < 0)
+			_exit(1);
+		close(ready_fd);
+	}
+	if (!plan->proc.as_pid_1 && plan->sync.sync_fd >= 0 && ctx->error_fd >= 0)
+		close(plan->sync.sync_fd);
+	if (ctx->status_fd >= 0)
+		close(ctx->status_fd);
+	/* The caller's mask, as before pid 1 blocked its signals; SIGCHLD open as bwrap does. */
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_UNBLOCK, &chld, NULL);
+	launch_track_parent(ctx);
+	if (confine(ctx, &err) < 0)
+		launch_fail(ctx, &err);
+	if (ctx->parent_life_fd >= 0)
+		close(ctx->parent_life_fd);
+	if (ctx->error_fd >= 0)
+		(void)write_all(ctx->error_fd, (char[]){ SETUP_EXEC_MARKER }, 1);
+	environ = envp;
+	execvp(plan->proc.argv[0], payload_argv(plan));
+	error_set(&err, errno, "execvp %s", plan->proc.argv[0]);
+	launch_fail(ctx, &err);
+}
+
+/* ---- --landlock-only: the same launcher, in place ---- */
+
+/* --landlock-exec's noexec mounts need a mount namespace of our own; unprivileged,
+ * that takes a user namespace, mapped to the same ids so nothing else changes. */
+static int private_mount_view(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	unsigned long flags = CLONE_NEWNS | (ctx->real_root ? 0 : CLONE_NEWUSER);
+	int r;
+
+	if (unshare(flags) < 0)
+		return error_set(err, errno,
+				 "--landlock-only --landlock-exec needs a private mount namespace");
+	if (!ctx->real_root) {
+		r = userns_write_maps(ctx->proc_fd, 0, ctx->real_uid, ctx->real_uid, ctx->real_gid,
+				      ctx->real_gid, true, err);
+		if (r < 0)
+			return r;
+	}
+	/* Private, not slave: a host mount appearing later would come without noexec. */
+	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
+		return error_set(err, errno, "making the mount namespace private");
+	return noexec_apply("/", "/proc", &ctx->plan->landlock, err);
+}
+
+static int in_place_setup(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	const struct plan *plan = ctx->plan;
+	int r = 0;
+
+	if (plan->landlock.exec && plan->landlock.exec[0])
+		r = private_mount_view(ctx, err);
+	/* No capability survives unless --cap-add asked for it (ctx->caps), root or not. */
+	if (r == 0)
+		r = caps_bound(ctx->caps, err);
+	if (r == 0)
+		r = caps_set(ctx->caps, err);
+	if (r < 0)
+		return r;
+	/* Re-entered by name even without --chdir: the mounts above may now cover the
+	 * old cwd, which must not stay reachable through its previous mount. */
+	if (plan->proc.chdir && chdir(plan->proc.chdir) < 0)
+		return error_set(err, errno, "Can't chdir to %s", plan->proc.chdir);
+	if (!plan->proc.chdir && ctx->old_cwd && chdir(ctx->old_cwd) < 0)
+		return error_set(err, errno, "Can't chdir to %s", ctx->old_cwd);
+	return 0;
+}
+
+/* setsid() refuses a process group leader (nsrun started from an interactive shell):
+ * then fork, and let the leader wait and pass the status on, as setsid(1) -w does. */
+static int new_session(struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	pid_t pid;
+	int st;
+
+	if (setsid() >= 0)
+		return 0;
+	if (errno != EPERM)
+		return error_set(err, errno, "setsid");
+	pid = fork();
+	if (pid < 0)
+		return error_set(err, errno, "fork for --new-session");
+	if (pid == 0) {
+		ctx->expected_ppid = getppid();
+		ctx->parent_life_fd = -1;
+		return setsid() < 0 ? error_set(err, errno, "setsid") : 0;
+	}
+	launch_track_parent(ctx);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			_exit(1);
+	_exit(reaper_exit_status(st));
+}
+
+_noreturn_ void launch_in_place(struct setup_ctx *ctx)
+{
+	const struct plan *plan = ctx->plan;
+	struct nsrun_error err = { 0 };
+	sigset_t mask;
+
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	if (in_place_setup(ctx, &err) < 0)
+		launch_fail(ctx, &err);
+	if (plan->proc.new_session && new_session(ctx, &err) < 0)
+		launch_fail(ctx, &err);
+	/* execvp searches the plan's PATH, as in a sandbox. */
+	launch_payload(ctx, plan->proc.envp, &mask, -1);
+}

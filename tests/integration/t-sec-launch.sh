@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-sec-launch.sh: issue 8's attacks on the launcher, run for real, root and uid 65534:
+# --landlock-only keeps no capability (class 4), --landlock-only --landlock-exec runs no
+# file the command wrote (class 5), --die-with-parent leaves nothing behind however early
+# the caller or the monitor dies (class 10), --landlock-only --new-session from a process
+# group leader (low).
+# shellcheck disable=SC2016,SC2317 # snippets expand in the sandboxed shell; cases run via for_each_mode
+# shellcheck source=tests/integration/lib.sh
+. "${top_srcdir:?}/tests/integration/lib.sh"
+
+need_ns
+need_landlock 1
+
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+LDSO=$(readlink -f /lib64/ld-linux-x86-64.so.2 2>/dev/null || true)
+LIBC=$(ldd /bin/true | awk '/libc\.so/ { print $3 }')
+# usrmerge: /bin, /lib and /lib64 may be symlinks; Landlock rule paths must not be.
+EXEC=()
+for d in /usr /bin /lib /lib64; do
+	[ -e "$d" ] && [ ! -L "$d" ] && EXEC+=(--landlock-exec "$d")
+done
+
+scratch() {
+	S="$TMP/launch-$MODE"
+	rm -rf "$S"
+	mkdir -p "$S"
+	if [ "$MODE" = unpriv ]; then chown "$UNPRIV_UID:$UNPRIV_GID" "$S"; fi
+}
+
+caps_of() { grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb):' | awk '{ print $2 }' | sort -u | tr '\n' ' '; }
+
+# ---- class 4: --landlock-only runs the command with no capabilities ---------------------
+case_caps() {
+	local out
+	scratch
+	out=$(nsrun --landlock-only --landlock-rw "$S" -- cat /proc/self/status)
+	# Unprivileged, the bounding set can only shrink inside a user namespace (with
+	# --landlock-exec); without, no_new_privs keeps exec from granting anything.
+	check_eq "landlock-only: no capability in the permitted, effective, inheritable, ambient sets" \
+		"0000000000000000 " "$(printf '%s\n' "$out" | grep -v CapBnd | caps_of)"
+	if [ "$MODE" = root ]; then
+		check_match "landlock-only: an empty bounding set as root" '^CapBnd:[[:space:]]+0+$' "$out"
+	else
+		check_match "landlock-only --landlock-exec: an empty bounding set unprivileged" \
+			'^CapBnd:[[:space:]]+0+$' \
+			"$(nsrun --landlock-only --landlock-rw "$S" "${EXEC[@]}" -- cat /proc/self/status)"
+	fi
+	check_match "landlock-only: no_new_privs is set" '^NoNewPrivs:[[:space:]]+1' "$out"
+	out=$(nsrun --landlock-only --landlock-rw "$S" -- sh -c \
+		'mknod "$1/mem" c 1 1 && echo MKNOD; head -c1 "$1/mem" >/dev/null 2>&1 && echo READ' \
+		sh "$S" 2>&1)
+	check_nomatch "landlock-only: mknod of a device in the rw directory fails" 'MKNOD|READ' "$out"
+	out=$(nsrun --landlock-only --landlock-rw "$S" -- sh -c \
+		'hostname nsrun-attack 2>/dev/null && echo SETHOST; ip addr add 127.9.9.9/32 dev lo 2>/dev/null && echo IPADD; true')
+	check_nomatch "landlock-only: sethostname and ip addr on the host fail" 'SETHOST|IPADD' "$out"
+	[ "$(hostname)" != nsrun-attack ] || { hostname "$(cat /etc/hostname)"; not_ok "host name changed"; }
+	ip addr del 127.9.9.9/32 dev lo 2>/dev/null || true
+	if [ "$MODE" = root ]; then
+		out=$(nsrun --landlock-only --landlock-rw "$S" --cap-add CAP_NET_BIND_SERVICE -- \
+			cat /proc/self/status | caps_of)
+		check_eq "landlock-only: --cap-add keeps exactly the asked capability" "0000000000000400 " "$out"
+	fi
+}
+for_each_mode case_caps
+
+# ---- class 5: --landlock-only --landlock-exec runs nothing the command wrote --------------
+case_exec() {
+	local out
+	scratch
+	out=$(cd "$S" && nsrun --landlock-only --landlock-rw "$S" "${EXEC[@]}" -- sh -c '
+		cp /bin/true ./t && cp "$1" ./x.so || echo COPY-FAILED
+		./t 2>/dev/null && echo EXECVE
+		"$2" ./t 2>/dev/null && echo LDSO-REL
+		"$2" "$PWD/t" 2>/dev/null && echo LDSO-ABS
+		LD_PRELOAD="$PWD/x.so" /bin/true 2>&1 | grep -q "cannot be preloaded\|failed to map" || echo PRELOAD
+		python3 -c "import ctypes,sys; ctypes.CDLL(sys.argv[1])" "$PWD/x.so" 2>/dev/null && echo DLOPEN
+		true' sh "$LIBC" "$LDSO" 2>&1)
+	check_nomatch "landlock-only --landlock-exec: the copies were written" 'COPY-FAILED' "$out"
+	check_nomatch "landlock-only --landlock-exec: no execve, ld.so, LD_PRELOAD or dlopen of written files" \
+		'EXECVE|LDSO|PRELOAD|DLOPEN' "$out"
+	out=$(nsrun --landlock-only --landlock-rw "$S" "${EXEC[@]}" -- sh -c \
+		'/bin/true && "$1" /bin/true && echo ALLOWED-OK' sh "$LDSO" 2>&1)
+	check_match "landlock-only --landlock-exec: listed binaries still run, also through ld.so" \
+		'ALLOWED-OK' "$out"
+	check_eq "landlock-only without --landlock-exec stays in the caller's mount namespace" \
+		"$(as_user readlink /proc/self/ns/mnt)" \
+		"$(nsrun --landlock-only --landlock-rw "$S" -- readlink /proc/self/ns/mnt)"
+	check_eq "landlock-only --landlock-exec: ids unchanged inside" "$(as_user id -u):$(as_user id -g)" \
+		"$(nsrun --landlock-only --landlock-rw "$S" "${EXEC[@]}" -- sh -c 'echo $(id -u):$(id -g)')"
+}
+for_each_mode case_exec
+
+# ---- class 10: --die-with-parent is airtight -----------------------------------------------
+RUNS=${NSRUN_RACE_RUNS:-30}
+# race DESC VICTIM NSRUN-ARGS...: starts nsrun RUNS times from a throwaway shell that
+# ignores SIGPIPE and SIGKILLs VICTIM (caller: itself; monitor: nsrun) at delays spread
+# over 1.5 times a whole run's duration (measured first, so a slow, sanitised or busy
+# machine is covered as well as a fast one), then checks that nothing of any run is
+# left. The time before nsrun's first instruction is the caller's to cover: it arms
+# the parent-death signal before exec and re-checks its parent (perl's prctl).
+race() {
+	local desc=$1 token i left t0 t1 T
+	export VICTIM=$2
+	shift 2
+	token="nsrun-race-$MODE-$$-$RANDOM"
+	t0=$(date +%s%N)
+	as_user "$BIN/nsrun" "$@" true
+	t1=$(date +%s%N)
+	T=$(((t1 - t0) / 1000000))
+	for i in $(seq 1 "$RUNS"); do
+		export D=$((i * T * 3 / 2 / RUNS))
+		as_user sh -c 'trap "" PIPE
+			perl -e '\''syscall(157, 1, 9); exit 1 if getppid() != shift; exec @ARGV'\'' $$ "$@" &
+			m=$!
+			sleep "$(printf %d.%03d $((D / 1000)) $((D % 1000)))"
+			if [ "$VICTIM" = caller ]; then kill -9 $$; else kill -9 $m; fi' \
+			sh "$BIN/nsrun" "$@" sh -c "sleep 30; : $token" >/dev/null 2>&1 </dev/null &
+		wait $! 2>/dev/null
+	done
+	sleep 1
+	left=$(pgrep -fc "$token" || true)
+	pkill -9 -f "$token" 2>/dev/null || true
+	check_eq "die-with-parent: $desc ($RUNS runs over ${T}ms, nothing left)" 0 "$left"
+}
+case_die() {
+	race "caller killed, pid namespace" caller --ro-bind / / --unshare-pid --die-with-parent --
+	race "caller killed, no pid namespace" caller --ro-bind / / --die-with-parent --
+	race "monitor killed, pid namespace" monitor --ro-bind / / --unshare-pid --die-with-parent --
+	race "monitor killed, --lock-file reaper" monitor --ro-bind / / --lock-file /etc/hostname \
+		--die-with-parent --
+	race "caller killed, --landlock-only" caller --landlock-only --landlock-rw /tmp --die-with-parent --
+}
+if [ "$(uname -m)" = x86_64 ]; then
+	for_each_mode case_die
+else
+	skip "die-with-parent races" "the caller wrapper uses x86_64's prctl number"
+fi
+
+# ---- low: --landlock-only --new-session from a process group leader ----------------------
+case_session() {
+	local out
+	out=$(as_user setsid -w "$BIN/nsrun" --landlock-only --landlock-rw /tmp --new-session -- \
+		sh -c 'echo sid=$(ps -o sid= -p $$ | tr -d " ") me=$$; exit 7' 2>&1)
+	local rc=$?
+	check_eq "landlock-only --new-session as a group leader: the status passes through" 7 "$rc"
+	check_match "landlock-only --new-session as a group leader: a session of its own" \
+		'^sid=([0-9]+) me=\1$' "$out"
+}
+for_each_mode case_session
+
+done_testing

@@ -1,0 +1,274 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-sec-noexec.sh: with --landlock-exec, nothing the command can write may be mapped
+# executable anywhere in its tree. Landlock checks execve only; the dynamic loader (which
+# must stay runnable) maps any readable file PROT_EXEC, so "ld.so WRITTEN-FILE" is the
+# attack. Each case copies a real program (echo) in through the writable path and runs it
+# with the loader through every other place the same file shows: a read-only "/" that
+# holds the workspace, a second bind, a read-only bind of a subdirectory, an overlay's
+# upper or lower layer. Root and uid 65534; in the sandbox and, with --landlock-only, on
+# the host's own mount tree.
+# shellcheck disable=SC2016,SC2317 # snippets expand in the sandboxed shell; cases run via for_each_mode
+# shellcheck source=tests/integration/lib.sh
+. "${top_srcdir:?}/tests/integration/lib.sh"
+
+need_ns
+need_landlock 1
+
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+LD=
+for l in /lib64/ld-linux-*.so.* /lib/ld-linux-*.so.* /lib/ld-musl-*.so.*; do
+	[ -e "$l" ] && { LD=$l; break; }
+done
+[ -n "$LD" ] || skip_all "no dynamic loader found"
+
+# The command: copy echo to $2 through the writable path, then run it with the loader
+# through every other path given, and show that the loader and the exec list still work.
+ATTACK='ld=$1 w=$2; shift 2
+cp /usr/bin/echo "$w" && echo copied
+for a; do
+	[ -e "$a" ] && echo "seen $a"
+	"$ld" "$a" PWNED 2>/dev/null; echo "rc=$?"
+done
+"$ld" /usr/bin/echo loader-ok
+/usr/bin/echo exec-ok'
+
+setup() {
+	D="$TMP/$MODE"
+	rm -rf "$D"
+	mkdir -p "$D/ws/sub" "$D/ws/bin" "$D/low" "$D/up" "$D/work" "$D/tools" "$D/other"
+	cp /usr/bin/echo "$D/tools/echo"
+	if [ "$MODE" = unpriv ] && is_root; then chown -R "$UNPRIV_UID:$UNPRIV_GID" "$D"; fi
+	chown -R 0:0 "$D/tools" 2>/dev/null
+	WS="$D/ws"
+}
+
+# attack DESC HOST-FILE RUNNER ARGS...: RUNNER ARGS... -- ATTACK, where ATTACK writes the copy to
+# $ATTACK_WRITE and runs it through each of $ATTACK_PATHS. Checks that every path shows the
+# copy (so the attack is real), that it is a working program, and that it never ran.
+attack() {
+	local desc=$1 host_file=$2 runner=$3 out rc n a
+	shift 3
+	out=$("$runner" "$@" -- /bin/sh -c "$ATTACK" sh "$LD" "$ATTACK_WRITE" "${ATTACK_PATHS[@]}" 2>&1)
+	rc=$?
+	check_eq "$desc: the command ran" 0 "$rc"
+	check_match "$desc: the command wrote a copy of echo" '^copied$' "$out"
+	check_eq "$desc: control: the copy is a working program" CONTROL "$("$LD" "$host_file" CONTROL 2>&1)"
+	n=0
+	for a in "${ATTACK_PATHS[@]}"; do
+		n=$((n + 1))
+		check_match "$desc: '$a' shows the copy" "^seen $a\$" "$out"
+	done
+	check_eq "$desc: the loader refused the copy everywhere ($n places)" "$n" \
+		"$(printf '%s\n' "$out" | grep -Ec '^rc=[1-9][0-9]*$')"
+	check_nomatch "$desc: the copy never ran" 'PWNED' "$out"
+	check_match "$desc: the loader still runs allowed programs" '^loader-ok$' "$out"
+	check_match "$desc: allowed programs still run" '^exec-ok$' "$out"
+}
+sandbox_attack() {
+	local desc=$1 file=$2
+	shift 2
+	attack "$desc" "$file" nsrun "$@"
+}
+
+case_alias_ro_root() {
+	setup
+	ATTACK_WRITE=/mnt/evil ATTACK_PATHS=("$WS/evil" /mnt/evil)
+	sandbox_attack "ro / + workspace at /mnt" "$WS/evil" --ro-bind / / --bind "$WS" /mnt \
+		--landlock-rw /mnt --landlock-exec /usr
+}
+for_each_mode case_alias_ro_root
+
+case_alias_under_tmpfs() {
+	setup
+	# /opt is a tmpfs the command may write, with the workspace bound below it
+	ATTACK_WRITE=/opt/ws/evil ATTACK_PATHS=("$WS/evil" /opt/ws/evil)
+	sandbox_attack "workspace below a writable --tmpfs" "$WS/evil" --ro-bind / / --tmpfs /opt \
+		--bind "$WS" /opt/ws --landlock-rw /opt --landlock-exec /usr
+	# and the read-only alias below a tmpfs: /srv is a tmpfs holding a read-only bind
+	ATTACK_WRITE=/mnt/evil2 ATTACK_PATHS=(/srv/ro/evil2 "$WS/evil2")
+	sandbox_attack "read-only alias below a --tmpfs" "$WS/evil2" --ro-bind / / --tmpfs /srv \
+		--ro-bind "$WS" /srv/ro --bind "$WS" /mnt --landlock-rw /mnt --landlock-exec /usr
+}
+for_each_mode case_alias_under_tmpfs
+
+case_subdir_elsewhere() {
+	setup
+	ATTACK_WRITE=/mnt/sub/evil ATTACK_PATHS=(/opt/evil "$WS/sub/evil" /mnt/sub/evil)
+	sandbox_attack "a subdirectory bound read-only elsewhere" "$WS/sub/evil" --ro-bind / / \
+		--bind "$WS" /mnt --ro-bind "$WS/sub" /opt --landlock-rw /mnt --landlock-exec /usr
+}
+for_each_mode case_subdir_elsewhere
+
+case_twice_writable() {
+	setup
+	ATTACK_WRITE=/mnt/evil ATTACK_PATHS=(/opt/evil "$WS/evil")
+	sandbox_attack "the workspace bound twice, both writable" "$WS/evil" --ro-bind / / \
+		--bind "$WS" /mnt --bind "$WS" /opt --landlock-rw /mnt --landlock-exec /usr
+}
+for_each_mode case_twice_writable
+
+case_overlays() {
+	setup
+	# writes through an overlay land in its upper directory, which "/" shows too
+	ATTACK_WRITE=/opt/evil ATTACK_PATHS=("$D/up/evil" /opt/evil)
+	sandbox_attack "an overlay's upper directory" "$D/up/evil" --ro-bind / / \
+		--overlay-src "$D/low" --overlay "$D/up" "$D/work" /opt --landlock-rw /opt \
+		--landlock-exec /usr
+	# the workspace as a lower layer: what the command writes shows in the overlay
+	ATTACK_WRITE=/mnt/evil ATTACK_PATHS=(/opt/evil)
+	sandbox_attack "the workspace as an overlay's lower layer" "$WS/evil" --ro-bind / / \
+		--bind "$WS" /mnt --overlay-src "$D/low" --overlay-src "$WS" --ro-overlay /opt \
+		--landlock-rw /mnt --landlock-exec /usr
+}
+for_each_mode case_overlays
+
+# fail_closed DESC REGEX CMD...: exit 126 with a message, and the command never ran.
+fail_closed() {
+	local desc=$1 re=$2 out rc
+	shift 2
+	rm -f "$D/marker"
+	out=$("$@" 2>&1)
+	rc=$?
+	check_eq "$desc: exit status 126" 126 "$rc"
+	check_match "$desc: the message names the cause" "$re" "$out"
+	check "$desc: the command did not run" test ! -e "$D/marker"
+}
+
+case_exec_path_writable() {
+	setup
+	fail_closed "exec path inside the rw path" "--landlock-exec '$WS/bin' is writable through" \
+		nsrun --ro-bind / / --bind "$WS" "$WS" --landlock-rw "$WS" --landlock-exec /usr \
+		--landlock-exec "$WS/bin" -- /usr/bin/touch "$D/marker"
+	fail_closed "exec path showing the workspace through an overlay" \
+		"--landlock-exec '/opt' is writable through" \
+		nsrun --ro-bind / / --bind "$WS" /mnt --overlay-src "$D/low" --overlay-src "$WS" \
+		--ro-overlay /opt --landlock-rw /mnt --landlock-exec /usr --landlock-exec /opt -- \
+		/usr/bin/touch "$D/marker"
+}
+for_each_mode case_exec_path_writable
+
+# The usual agent shape: the host read-only, the workspace bound over its own path (so the
+# host's view of it is covered), private /tmp; everything the agent needs keeps working.
+case_agent_setup() {
+	local out args
+	setup
+	args=(--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind "$WS" "$WS" --chdir "$WS"
+		--unshare-all --die-with-parent --landlock-rw "$WS" --landlock-rw /tmp
+		--landlock-exec /usr)
+	# rule paths may not go through a symlink: /bin only when it is no usrmerge link
+	[ -L /bin ] || args+=(--landlock-exec /bin)
+	out=$(nsrun "${args[@]}" -- /bin/sh -c '
+		echo data >f && cat f && mkdir -p d/e && echo x >/tmp/t && echo writes-ok
+		ls /usr >/dev/null && sh -c "echo nested-sh-ok" && echo "$(id -u)" >/dev/null
+		perl -e "print qq(perl-ok\n)"
+		"$0" /usr/bin/echo loader-ok
+		cp /usr/bin/echo ./evil; ./evil direct-PWNED 2>/dev/null; echo "direct=$?"
+		"$0" ./evil PWNED 2>/dev/null; echo "loader=$?"
+		cp /usr/bin/echo /tmp/evil; "$0" /tmp/evil PWNED 2>/dev/null; echo "tmp=$?"
+		awk -v ws="$1" "\$5 == \"/\" { r = \$6 } \$5 == ws { w = \$6 } END { print \"root=\" r; print \"ws=\" w }" /proc/self/mountinfo' \
+		"$LD" "$WS" 2>&1)
+	check_eq "agent: the sandbox ran" 0 "$?"
+	check_match "agent: the workspace and /tmp are writable" '^writes-ok$' "$out"
+	check_match "agent: shells and interpreters run" '^nested-sh-ok$' "$out"
+	check_match "agent: ... perl too" '^perl-ok$' "$out"
+	check_match "agent: the loader runs allowed programs" '^loader-ok$' "$out"
+	check_match "agent: a written program cannot be executed (Landlock)" '^direct=126$' "$out"
+	check_match "agent: ... nor run through the loader (noexec)" '^loader=[1-9][0-9]*$' "$out"
+	check_match "agent: ... nor from /tmp" '^tmp=[1-9][0-9]*$' "$out"
+	check_nomatch "agent: the copies never ran" 'PWNED' "$out"
+	check_match "agent: the workspace mount is noexec" '^ws=.*noexec' "$out"
+	check_nomatch "agent: \"/\" keeps exec (nothing writable shows there)" '^root=.*noexec' "$out"
+	check_eq "agent: the workspace changes reach the host" data "$(cat "$WS/f" 2>&1)"
+}
+for_each_mode case_agent_setup
+
+# "/" writable as a mount: only the Landlock rw path is writable content. With the rw list
+# known, the workspace's place in "/" is covered by a noexec bind and the run goes on;
+# when only the exec list reaches noexec, every writable mount counts and this fails
+# closed. Either way the copy never runs.
+case_rw_root_mount() {
+	local out rc
+	setup
+	out=$(nsrun --bind / / --landlock-rw "$WS" --landlock-exec /usr -- /bin/sh -c "$ATTACK" sh \
+		"$LD" "$WS/evil" "$WS/evil" 2>&1)
+	rc=$?
+	check_nomatch "rw / mount: the copy never ran" 'PWNED' "$out"
+	if [ "$rc" = 126 ]; then
+		check_match "rw / mount: refused, naming the exec path" "--landlock-exec '/usr' is writable" "$out"
+	else
+		check_eq "rw / mount: the sandbox ran" 0 "$rc"
+		check_match "rw / mount: the loader refused the copy" '^rc=[1-9][0-9]*$' "$out"
+		check_match "rw / mount: allowed programs still run" '^exec-ok$' "$out"
+	fi
+}
+for_each_mode case_rw_root_mount
+
+# ---- the host's own tree: --landlock-only --landlock-exec ---------------------------------
+
+host() { nsrun --landlock-only "$@"; }
+
+case_host() {
+	local out
+	setup
+	ATTACK_WRITE="$WS/evil" ATTACK_PATHS=("$WS/evil")
+	attack "host: workspace on the root filesystem" "$WS/evil" host \
+		--landlock-rw "$WS" --landlock-exec /usr
+	as_user touch "$WS/f"
+	ATTACK_WRITE="$WS/f" ATTACK_PATHS=("$WS/f")
+	attack "host: a single rw file" "$WS/f" host --landlock-rw "$WS/f" --landlock-exec /usr
+	# exec paths on a writable mount that Landlock keeps read-only are fine
+	out=$(host --landlock-rw "$WS" --landlock-exec /usr --landlock-exec "$D/tools" -- \
+		"$D/tools/echo" tools-ok 2>&1)
+	check_eq "host: an exec path on a writable mount, outside the rw list, runs" tools-ok "$out"
+	fail_closed "host: exec path inside the rw path" "--landlock-exec '$WS/bin' is writable" \
+		host --landlock-rw "$WS" --landlock-exec /usr --landlock-exec "$WS/bin" -- \
+		/usr/bin/touch "$D/marker"
+}
+for_each_mode case_host
+
+# Hundreds of mounts: 300 writable tmpfs below the workspace (each must become noexec) and
+# 300 outside it (each must keep exec), in a private copy of the host's tree.
+COUNT_MOUNTS='awk -v re="^$1/[0-9]+$" "{ m[\$5] = \$6 } END { for (k in m) if (k ~ re) { n++; x += m[k] ~ /noexec/ } print n + 0, x + 0 }" /proc/self/mountinfo'
+
+case_host_many_mounts() {
+	local out ms user=()
+	setup
+	if [ "$MODE" = unpriv ]; then user=(setpriv "--reuid=$UNPRIV_UID" "--regid=$UNPRIV_GID" --clear-groups); fi
+	# one python3 process mounts them all (a mount(8) per mount takes seconds)
+	out=$(unshare -m --propagation private /bin/sh -c '
+		python3 -c "
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+for i in range(1, 301):
+    for top, opts in ((sys.argv[1], b\"mode=0777\"), (sys.argv[2], b\"mode=0755\")):
+        d = os.path.join(top, str(i))
+        os.makedirs(d)
+        if libc.mount(b\"none\", d.encode(), b\"tmpfs\", 0, opts) != 0:
+            sys.exit(\"mount %s: %s\" % (d, os.strerror(ctypes.get_errno())))
+" "$1/many" "$2" || exit 1
+		shift 2
+		t0=$(date +%s%N)
+		"$@"
+		echo "ms=$((($(date +%s%N) - t0) / 1000000))"' sh "$WS" "$D/other" \
+		"${user[@]}" "$BIN/nsrun" --landlock-only --landlock-rw "$WS" --landlock-exec /usr \
+		-- /bin/sh -c '
+		cp /usr/bin/echo "$2/many/150/evil" && echo copied
+		"$1" "$2/many/150/evil" PWNED 2>/dev/null; echo "rc=$?"
+		echo "below=$(sh -c "$4" sh "$2/many")"
+		echo "outside=$(sh -c "$4" sh "$3")"' \
+		sh "$LD" "$WS" "$D/other" "$COUNT_MOUNTS" 2>&1)
+	ms=$(printf '%s\n' "$out" | sed -n 's/^ms=//p')
+	diag "--landlock-only with 600 extra mounts: ${ms:-?} ms (process start, noexec, Landlock, exec)"
+	check_match "many mounts: the command wrote below the workspace" '^copied$' "$out"
+	check_match "many mounts: the loader refused the copy" '^rc=[1-9][0-9]*$' "$out"
+	check_nomatch "many mounts: the copy never ran" 'PWNED' "$out"
+	check_match "many mounts: all 300 writable mounts below the workspace are noexec" \
+		'^below=300 300$' "$out"
+	check_match "many mounts: none of the 300 outside it is" '^outside=300 0$' "$out"
+	check "many mounts: done in under 10 s" test "${ms:-99999}" -lt 10000
+}
+for_each_mode case_host_many_mounts
+
+done_testing
