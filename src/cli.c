@@ -3,13 +3,14 @@
  * cli.c: argv to struct plan with bwrap 0.11's observable behaviour. The sorted table
  * is bsearched, a generic loop checks arity, and one small handler per option family
  * fills the plan. Modifier state (--perms, --size, --overlay-src) lives in struct
- * cli_state and is checked after every other option. Pure: I/O only via io->read_fd.
+ * cli_state and is checked after every other option. Pure: I/O only via the io callbacks.
  */
 #include "config.h"
 
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -557,7 +558,9 @@ static int split_args(struct cli_state *st, char *buf, size_t len, char ***ret, 
 }
 
 /* --args FD: the buffer is parsed as its own vector. A COMMAND inside it ends that
- * vector (the rest of the buffer is ignored), exactly like bwrap's recursion. */
+ * vector; bwrap then drops the rest of the buffer silently, so one stray entry (an empty
+ * string from an unset variable) would drop every later option, --unshare-net or
+ * --seccomp included. nsrun refuses it instead: COMMAND belongs on the command line. */
 static int h_args(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		  struct nsrun_error *err)
 {
@@ -583,6 +586,11 @@ static int h_args(struct cli_state *st, const struct cli_option *opt, char *cons
 	st->in_file = true;
 	r = parse_vector(st, n, vec, &cmd, err);
 	st->in_file = false;
+	if (r >= 0 && !st->stop && cmd < n)
+		r = error_set(err, 0,
+			      "Unexpected argument '%s' in --args data: COMMAND must be given on "
+			      "the command line",
+			      vec[cmd]);
 	return r;
 }
 
@@ -776,6 +784,34 @@ static int parse_vector(struct cli_state *st, size_t argc, char *const *argv, si
 	return 0;
 }
 
+/* bwrap ignores a --sync-fd, --block-fd or --userns-block-fd that is not open (the read
+ * fails, the sandbox starts at once): a closed block fd would defeat the caller's
+ * synchronisation without a word. Checked once a command is known, before anything runs. */
+static int check_sync_fds(const struct cli_state *st, struct nsrun_error *err)
+{
+	const struct sync_config *s = &st->plan->sync;
+	const struct {
+		const char *name;
+		int fd;
+		bool read;
+	} fds[] = {
+		{ "--sync-fd", s->sync_fd, false },
+		{ "--block-fd", s->block_fd, true },
+		{ "--userns-block-fd", s->userns_block_fd, true },
+	};
+
+	if (!st->io || !st->io->check_fd)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
+		int r = fds[i].fd < 0 ? 0 :
+					st->io->check_fd(st->io->userdata, fds[i].fd, fds[i].read);
+
+		if (r < 0)
+			return error_set(err, -r, "Can't use %s %d", fds[i].name, fds[i].fd);
+	}
+	return 0;
+}
+
 int cli_parse(int argc, char *const *argv, const struct cli_io *io, struct plan *plan,
 	      struct nsrun_error *err)
 {
@@ -798,6 +834,8 @@ int cli_parse(int argc, char *const *argv, const struct cli_io *io, struct plan 
 	}
 	if (r >= 0 && !st.stop)
 		r = read_deferred_seccomp(&st, err);
+	if (r >= 0 && !st.stop && plan->proc.argv)
+		r = check_sync_fds(&st, err);
 	strv_free(st.overlay_srcs);
 	return r;
 }
@@ -839,4 +877,17 @@ int cli_read_fd_default(void *userdata, int fd, size_t max, char **ret, size_t *
 	r = read_all(fd, max, ret, len);
 	close(fd);
 	return r;
+}
+
+int cli_check_fd_default(void *userdata, int fd, bool read)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	(void)userdata;
+	if (flags < 0)
+		return -errno;
+	/* read(2) on an O_PATH or write-only fd fails with EBADF. */
+	if (read && ((flags & O_PATH) || (flags & O_ACCMODE) == O_WRONLY))
+		return -EBADF;
+	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cli.h: argv (and --args buffers) to struct plan. Pure: no syscalls except
- * through the injected reader, no printing, no exit. The option table in
+ * through the injected io callbacks, no printing, no exit. The option table in
  * cli-options.h is the single source of truth for names, arity and help.
  */
 #pragma once
@@ -18,6 +18,9 @@ struct cli_io {
 	/* Reads fd to EOF (at most max bytes), closes it, returns 0 or -errno.
 	 * Used for --args, --seccomp and --add-seccomp-fd. */
 	int (*read_fd)(void *userdata, int fd, size_t max, char **ret, size_t *len);
+	/* Optional: 0 if fd is open (and readable when read is set), else -errno. Used for
+	 * --sync-fd, --block-fd and --userns-block-fd once a command is known. */
+	int (*check_fd)(void *userdata, int fd, bool read);
 	void *userdata;
 	char *const *envp;    /* the starting environment (copied into plan->proc.envp) */
 	bool selinux_enabled; /* --exec-label / --file-label are errors without SELinux */
@@ -33,6 +36,9 @@ void cli_usage(FILE *out, const char *argv0);
 
 /* The real reader for main.c: read_all() then close(). */
 int cli_read_fd_default(void *userdata, int fd, size_t max, char **ret, size_t *len);
+
+/* The real fd check for main.c: fcntl(F_GETFL). */
+int cli_check_fd_default(void *userdata, int fd, bool read);
 
 /* The table row for an exact option name, or NULL. */
 const struct cli_option *cli_find_option(const char *name);

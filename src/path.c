@@ -65,7 +65,7 @@ static int open_nofollow(int dirfd, const char *name)
 }
 
 /* Creates the missing component NAME in dirfd according to the walk options. */
-static int create_component(int dirfd, const char *name, bool is_last,
+static int create_component(int dirfd, const char *name, bool is_last, bool slash,
 			    const struct path_walk_opts *o, bool *created)
 {
 	int fd;
@@ -83,6 +83,9 @@ static int create_component(int dirfd, const char *name, bool is_last,
 			return errno == EEXIST ? 0 : -errno;
 		break;
 	case PATH_LAST_FILE:
+		/* "NAME/" names a directory: open(O_CREAT) refuses it so, and so does bwrap. */
+		if (slash)
+			return -EISDIR;
 		fd = openat(dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
 			    o->last_mode);
 		if (fd < 0)
@@ -110,7 +113,8 @@ static int splice_link(int linkfd, char **buf, const char *rest, struct walk_sta
 	target[n] = '\0';
 	if (target[0] == '/')
 		stack_pop_to(s, 1);
-	next = xasprintf("%s/%s", target, rest);
+	/* No '/' after the target when nothing follows: it would read as "a directory". */
+	next = xasprintf("%s%s%s", target, *rest ? "/" : "", rest);
 	free(*buf);
 	*buf = next;
 	return 0;
@@ -136,7 +140,7 @@ static int walk_step(struct walk_stack *s, char **buf, char **p, const struct pa
 		     unsigned *links, struct path_walk_result *res)
 {
 	char *comp = *p, *end = strchrnul(comp, '/'), *next = *end ? end + 1 : end;
-	bool is_last;
+	bool is_last, slash = *end == '/';
 	struct stat st;
 	int fd, r;
 
@@ -157,7 +161,7 @@ static int walk_step(struct walk_stack *s, char **buf, char **p, const struct pa
 		return r < 0 ? r : 1;
 	}
 	if (fd == -ENOENT) {
-		r = create_component(top(s), comp, is_last, o, &res->created);
+		r = create_component(top(s), comp, is_last, slash, o, &res->created);
 		if (r < 0)
 			return r;
 		fd = open_nofollow(top(s), comp);
@@ -178,7 +182,7 @@ static int walk_step(struct walk_stack *s, char **buf, char **p, const struct pa
 		*p = *buf;
 		return r;
 	}
-	if (is_last) {
+	if (is_last && (!slash || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode))) {
 		r = walk_finish(s, fd, comp, res);
 		return r < 0 ? r : 1;
 	}

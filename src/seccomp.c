@@ -25,23 +25,39 @@
 #include "macros.h"
 #include "syscall.h"
 
+static const char seccomp_einval[] =
+	"Unable to set up system call filtering as requested: prctl(PR_SET_SECCOMP) reported "
+	"EINVAL. (Hint: this requires a kernel configured with CONFIG_SECCOMP and "
+	"CONFIG_SECCOMP_FILTER.)";
+
+int seccomp_prog_fprog(const struct seccomp_prog *p, struct sock_fprog *ret,
+		       struct nsrun_error *err)
+{
+	size_t n = p->len / sizeof(struct sock_filter);
+
+	if (p->len == 0 || p->len % sizeof(struct sock_filter) != 0)
+		return error_set_plain(err, EINVAL, "Invalid seccomp data, must be multiple of 8");
+	/* sock_fprog.len is an unsigned short: a longer program would reach the kernel cut to
+	 * its first n % 65536 instructions (bwrap 0.11 has that bug). The kernel refuses more
+	 * than BPF_MAXINSNS with EINVAL, so say what bwrap says for that answer. */
+	if (n > BPF_MAXINSNS)
+		return error_set_plain(err, EINVAL, "%s", seccomp_einval);
+	ret->len = (unsigned short)n;
+	ret->filter = (struct sock_filter *)p->data;
+	return 0;
+}
+
 static int load_one(const struct seccomp_prog *p, struct nsrun_error *err)
 {
-	struct sock_fprog prog = {
-		.len = (unsigned short)(p->len / sizeof(struct sock_filter)),
-		.filter = (struct sock_filter *)p->data,
-	};
+	struct sock_fprog prog;
+	int r = seccomp_prog_fprog(p, &prog, err);
 
-	if (p->len % sizeof(struct sock_filter) != 0)
-		return error_set_plain(err, EINVAL, "Invalid seccomp data, must be multiple of 8");
+	if (r < 0)
+		return r;
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0)
 		return 0;
 	if (errno == EINVAL)
-		return error_set_plain(err, EINVAL,
-				       "Unable to set up system call filtering as requested: "
-				       "prctl(PR_SET_SECCOMP) reported EINVAL. (Hint: this requires "
-				       "a kernel configured with CONFIG_SECCOMP and "
-				       "CONFIG_SECCOMP_FILTER.)");
+		return error_set_plain(err, EINVAL, "%s", seccomp_einval);
 	return error_set(err, errno, "prctl(PR_SET_SECCOMP)");
 }
 

@@ -59,12 +59,24 @@ integration_tests += tests/integration/t-landlock.sh tests/integration/t-sec-lan
 integration_tests += tests/integration/t-sec-exec.sh
 # area: noexec under --landlock-exec (issue 8)
 integration_tests += tests/integration/t-sec-noexec.sh
+# area: malformed inputs found by fuzzing and review (issue 8)
+integration_tests += tests/integration/t-inputs.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh
-fuzz_tests = tests/fuzz/fuzz-cli-replay
+# fuzz (issue 8): each target's corpus replays in `make check`, built by any compiler.
+fuzz_common = tests/fuzz/fuzz-common.c tests/fuzz/fuzz-common.h
+fuzz_tests = tests/fuzz/fuzz-cli-replay tests/fuzz/fuzz-args-replay tests/fuzz/fuzz-seccomp-replay \
+	tests/fuzz/fuzz-file-replay
 check_PROGRAMS += $(fuzz_tests)
-tests_fuzz_fuzz_cli_replay_SOURCES = tests/fuzz/fuzz-cli.c tests/fuzz/replay.c
+tests_fuzz_fuzz_cli_replay_SOURCES = tests/fuzz/fuzz-cli.c tests/fuzz/replay.c $(fuzz_common)
+tests_fuzz_fuzz_cli_replay_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET='"cli"'
+tests_fuzz_fuzz_args_replay_SOURCES = tests/fuzz/fuzz-args.c tests/fuzz/replay.c $(fuzz_common)
+tests_fuzz_fuzz_args_replay_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET='"args"'
+tests_fuzz_fuzz_seccomp_replay_SOURCES = tests/fuzz/fuzz-seccomp.c tests/fuzz/replay.c $(fuzz_common)
+tests_fuzz_fuzz_seccomp_replay_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET='"seccomp"'
+tests_fuzz_fuzz_file_replay_SOURCES = tests/fuzz/fuzz-file.c tests/fuzz/replay.c $(fuzz_common)
+tests_fuzz_fuzz_file_replay_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TARGET='"file"'
 
 TESTS = $(unit_tests) $(integration_tests) $(compat_tests) $(meta_tests) $(fuzz_tests)
 TEST_EXTENSIONS = .sh
@@ -75,7 +87,7 @@ AM_TESTS_ENVIRONMENT = \
 	NSRUN_HELPERS='$(abs_top_builddir)/tests/helpers'; export NSRUN_HELPERS; \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
-	ASAN_OPTIONS=detect_leaks=0; export ASAN_OPTIONS; \
+	ASAN_OPTIONS=detect_leaks=1; export ASAN_OPTIONS; \
 	UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS; \
 	NSRUN_FORCE_ENOSYS='$(NSRUN_FORCE_ENOSYS)'; export NSRUN_FORCE_ENOSYS; \
 	NSRUN_ORACLE_OUT='$(ORACLE_OUT)'; export NSRUN_ORACLE_OUT;
@@ -85,17 +97,30 @@ EXTRA_DIST += $(integration_tests) $(compat_tests) $(meta_tests) \
 	tests/compat/oracle.sh tests/compat/allowlist.sh tests/compat/oracle-build.sh \
 	tests/compat/check-upstream.sh tests/compat/upstream-unittest.py
 
+# libFuzzer builds: CC=clang ../configure --enable-fuzzing; then `make fuzz` runs every
+# target for FUZZ_SECONDS (default 60) each, FUZZ_FLAGS passed through (e.g. -jobs=2).
+fuzz_targets = cli args seccomp file
 if ENABLE_FUZZING
-noinst_PROGRAMS = tests/fuzz/fuzz-cli
-tests_fuzz_fuzz_cli_SOURCES = tests/fuzz/fuzz-cli.c
+AM_LDFLAGS += $(FUZZ_LDFLAGS)
+noinst_PROGRAMS = tests/fuzz/fuzz-cli tests/fuzz/fuzz-args tests/fuzz/fuzz-seccomp tests/fuzz/fuzz-file
+tests_fuzz_fuzz_cli_SOURCES = tests/fuzz/fuzz-cli.c $(fuzz_common)
 tests_fuzz_fuzz_cli_LDFLAGS = -fsanitize=fuzzer
-fuzz: tests/fuzz/fuzz-cli
-	@mkdir -p fuzz-corpus-cli
-	./tests/fuzz/fuzz-cli -max_total_time=$${FUZZ_SECONDS:-60} fuzz-corpus-cli $(top_srcdir)/tests/fuzz/corpus/cli
-	@echo "new inputs are in fuzz-corpus-cli/; add crashers to tests/fuzz/corpus/cli"
+tests_fuzz_fuzz_args_SOURCES = tests/fuzz/fuzz-args.c $(fuzz_common)
+tests_fuzz_fuzz_args_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_seccomp_SOURCES = tests/fuzz/fuzz-seccomp.c $(fuzz_common)
+tests_fuzz_fuzz_seccomp_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_file_SOURCES = tests/fuzz/fuzz-file.c $(fuzz_common)
+tests_fuzz_fuzz_file_LDFLAGS = -fsanitize=fuzzer
+fuzz: $(noinst_PROGRAMS)
+	@for t in $(fuzz_targets); do \
+		mkdir -p fuzz-corpus-$$t || exit 1; \
+		./tests/fuzz/fuzz-$$t -max_total_time=$${FUZZ_SECONDS:-60} $(FUZZ_FLAGS) \
+			fuzz-corpus-$$t $(top_srcdir)/tests/fuzz/corpus/$$t || exit 1; \
+	done
+	@echo "new inputs are in fuzz-corpus-*/; add crashers to tests/fuzz/corpus/<target>/"
 endif
 clean-local:
-	-rm -rf fuzz-corpus-cli bwrap-oracle check-upstream
+	-rm -rf $(fuzz_targets:%=fuzz-corpus-%) bwrap-oracle check-upstream
 
 # check-legacy: the filesystem suites again with the new mount API answering ENOSYS,
 # so the legacy mount(2) path runs for real.

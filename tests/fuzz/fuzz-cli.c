@@ -13,22 +13,17 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fuzz-common.h"
 #include "plan.h"
 #include "util.h"
 
 #define FUZZ_MAX_INPUT (64u << 10)
 #define FUZZ_MAX_ARGV 1024
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 struct fuzz_reader {
 	const uint8_t *data;
 	size_t size;
-	const struct plan *orig; /* second pass: serve the seccomp programs back */
 };
-
-static const char *const fuzz_env[] = { "PATH=/usr/bin:/bin", "HOME=/home/u", "LANG=C.UTF-8",
-					NULL };
 
 static int give(const void *src, size_t n, size_t max, char **ret, size_t *len)
 {
@@ -41,20 +36,12 @@ static int give(const void *src, size_t n, size_t max, char **ret, size_t *len)
 	return 0;
 }
 
-/* First pass: fd % 3 picks the whole input, the input after its first NUL, or EBADF. */
+/* fd % 3 picks the whole input, the input after its first NUL, or EBADF. */
 static int fuzz_read(void *userdata, int fd, size_t max, char **ret, size_t *len)
 {
 	struct fuzz_reader *r = userdata;
 	const uint8_t *nul;
 
-	if (r->orig) {
-		size_t i = (size_t)fd - PLAN_TO_ARGV_SECCOMP_FD_BASE;
-
-		if (fd < PLAN_TO_ARGV_SECCOMP_FD_BASE || i >= r->orig->seccomp.n_progs)
-			return -EBADF;
-		return give(r->orig->seccomp.progs[i].data, r->orig->seccomp.progs[i].len, max, ret,
-			    len);
-	}
 	switch (fd % 3) {
 	case 0:
 		return give(r->data, r->size, max, ret, len);
@@ -68,43 +55,12 @@ static int fuzz_read(void *userdata, int fd, size_t max, char **ret, size_t *len
 	}
 }
 
-static void round_trip(const struct plan *p1, const struct cli_io *io1)
-{
-	struct fuzz_reader r2 = { .orig = p1 };
-	struct cli_io io2 = *io1;
-	struct nsrun_error e1 = { 0 }, e2 = { 0 };
-	_cleanup_free_ char *t1 = plan_format(p1), *t2 = NULL;
-	_cleanup_strv_free_ char **argv2 = plan_to_argv(p1);
-	struct plan p2;
-
-	io2.userdata = &r2;
-	if (cli_parse((int)strv_length(argv2), argv2, &io2, &p2, &e2) < 0) {
-		fprintf(stderr, "re-parse failed: %s\n%s", e2.msg, t1);
-		abort();
-	}
-	t2 = plan_format(&p2);
-	if (strcmp(t1, t2) != 0) {
-		fprintf(stderr, "round trip mismatch:\n--- first\n%s--- second\n%s", t1, t2);
-		abort();
-	}
-	for (int root = 0; root <= 1; root++) {
-		int v1 = plan_validate(p1, root, &e1), v2 = plan_validate(&p2, root, &e2);
-
-		if (v1 != v2 || (v1 < 0 && strcmp(e1.msg, e2.msg) != 0)) {
-			fprintf(stderr, "validation differs: '%s' vs '%s'\n", e1.msg, e2.msg);
-			abort();
-		}
-	}
-	plan_free(&p2);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_reader r1 = { .data = data, .size = size };
-	struct cli_io io = { .read_fd = fuzz_read,
-			     .userdata = &r1,
-			     .envp = (char *const *)fuzz_env,
-			     .selinux_enabled = size & 1 };
+	struct cli_io io = {
+		.read_fd = fuzz_read, .userdata = &r1, .envp = fuzz_env, .selinux_enabled = size & 1
+	};
 	_cleanup_free_ char *buf = NULL;
 	_cleanup_free_ char **argv = NULL;
 	struct nsrun_error err = { 0 };
@@ -122,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (char *p = buf; p < buf + size && argc <= FUZZ_MAX_ARGV; p += strlen(p) + 1)
 		argv[argc++] = p;
 	if (cli_parse(argc, argv, &io, &plan, &err) >= 0)
-		round_trip(&plan, &io);
+		fuzz_round_trip(&plan, io.selinux_enabled);
 	else if (!err.msg[0])
 		abort(); /* every failure must explain itself */
 	plan_free(&plan);

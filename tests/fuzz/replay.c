@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * replay.c: runs every file of $top_srcdir/tests/fuzz/corpus/cli (or the files named
- * on the command line) through the fuzz target once, so that `make check` keeps the
- * corpus, crashers included, as a regression test. Skips (77) without top_srcdir.
+ * replay.c: runs every file of $top_srcdir/tests/fuzz/corpus/FUZZ_TARGET (or the files
+ * named on the command line) through the fuzz target once, so that `make check` keeps
+ * the corpus, crashers included, as a regression test, built with any compiler. Skips
+ * (77) without top_srcdir, or when the target's LLVMFuzzerInitialize() exits 77.
  */
 #include "config.h"
 
@@ -13,9 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz-common.h"
 #include "util.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#ifndef FUZZ_TARGET
+#error "build with -DFUZZ_TARGET='\"name\"', the corpus directory's name"
+#endif
+
+/* Optional in a target, as in libFuzzer. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static int replay_file(const char *path)
 {
@@ -44,6 +51,8 @@ int main(int argc, char **argv)
 	struct dirent **names = NULL;
 	int n, done = 0, failed = 0;
 
+	if (LLVMFuzzerInitialize)
+		LLVMFuzzerInitialize(&argc, &argv);
 	if (argc > 1) {
 		for (int i = 1; i < argc; i++)
 			failed |= replay_file(argv[i]) < 0;
@@ -51,7 +60,7 @@ int main(int argc, char **argv)
 	}
 	if (!top)
 		return 77;
-	dir = path_join(top, "tests/fuzz/corpus/cli");
+	dir = path_join(top, "tests/fuzz/corpus/" FUZZ_TARGET);
 	n = scandir(dir, &names, NULL, alphasort);
 	if (n < 0) {
 		fprintf(stderr, "scandir %s: %m\n", dir);
@@ -67,6 +76,6 @@ int main(int argc, char **argv)
 		free(names[i]);
 	}
 	free(names);
-	printf("replayed %d corpus files\n", done);
+	printf("%s: replayed %d corpus files\n", FUZZ_TARGET, done);
 	return failed || done == 0;
 }

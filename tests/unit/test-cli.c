@@ -623,11 +623,12 @@ static void test_args(void **state)
 
 	expect_err_v(&f, false, "--args not supported in arguments file",
 		     ARGS("--args", "6", "ls"));
-	/* A COMMAND inside the buffer ends it; the rest of the buffer is ignored. */
-	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--args", "7", "--tmpfs", "/t")), 0);
-	assert_int_equal(p.n_ops, 2);
-	assert_null(p.proc.argv);
-	plan_free(&p);
+	/* A COMMAND inside the buffer would end it and drop the rest (bwrap does so
+	 * silently): nsrun refuses it. */
+	expect_err_v(&f, false,
+		     "Unexpected argument 'true' in --args data: COMMAND must be given on the "
+		     "command line",
+		     ARGS("--args", "7", "--tmpfs", "/t"));
 	/* Options inside a buffer cannot take their arguments from outside it. */
 	expect_err_v(&f, false, "--bind takes two arguments", ARGS("--args", "8", "/y", "true"));
 	/* A modifier left pending by a buffer is checked after the --args option. */
@@ -636,6 +637,98 @@ static void test_args(void **state)
 	expect_err_v(&f, false, "Can't read --args data: Bad file descriptor",
 		     ARGS("--args", "99", "true"));
 	expect_err_v(&f, false, "--args takes an argument", ARGS("--args"));
+}
+
+/* What ends an --args buffer early: "--" at its end is harmless, anything after it, an
+ * empty entry or a non-option is refused with its name; --help stops parsing as usual. */
+static void test_args_leftovers(void **state)
+{
+	static const char dashdash_end[] = "--dir\0/a\0--\0";
+	static const char dashdash_cmd[] = "--dir\0/a\0--\0ls\0";
+	static const char empty[] = "--dir\0/a\0\0--unshare-net\0";
+	static const char help[] = "--dir\0/a\0--help\0garbage\0";
+	struct fake f = { 0 };
+	struct nsrun_error e;
+	struct plan p;
+
+	(void)state;
+	fake_add(&f, 3, dashdash_end, sizeof(dashdash_end) - 1);
+	fake_add(&f, 4, dashdash_cmd, sizeof(dashdash_cmd) - 1);
+	fake_add(&f, 5, empty, sizeof(empty) - 1);
+	fake_add(&f, 6, help, sizeof(help) - 1);
+	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--args", "3", "--dir", "/b", "true")), 0);
+	assert_int_equal(p.n_ops, 2);
+	assert_string_equal(p.proc.argv[0], "true");
+	plan_free(&p);
+	expect_err_v(&f, false,
+		     "Unexpected argument 'ls' in --args data: COMMAND must be given on the "
+		     "command line",
+		     ARGS("--args", "4", "true"));
+	expect_err_v(&f, false,
+		     "Unexpected argument '' in --args data: COMMAND must be given on the "
+		     "command line",
+		     ARGS("--args", "5", "true"));
+	assert_int_equal(parse_v(&f, false, &p, &e, ARGS("--args", "6", "true")), 0);
+	assert_int_equal(p.mode, PLAN_HELP);
+	plan_free(&p);
+}
+
+/* A fake check_fd: fd 3 is open for reading, fd 4 only for writing, others closed. */
+static int fake_check_fd(void *userdata, int fd, bool read)
+{
+	(void)userdata;
+	if (fd == 3 || (fd == 4 && !read))
+		return 0;
+	return -EBADF;
+}
+
+static int parse_checked(struct plan *p, struct nsrun_error *e, const char *const *args)
+{
+	struct cli_io io = { .check_fd = fake_check_fd, .envp = (char *const *)start_env };
+	const char *argv[16] = { "nsrun" };
+	int argc = 1;
+
+	while (args[argc - 1])
+		argv[argc] = args[argc - 1], argc++;
+	memset(e, 0, sizeof(*e));
+	return cli_parse(argc, (char *const *)argv, &io, p, e);
+}
+
+/* --sync-fd, --block-fd and --userns-block-fd must name an open fd (readable for the
+ * block fds) once there is a command to run; bwrap would ignore a closed one. */
+static void test_sync_fds_checked(void **state)
+{
+	static const struct {
+		const char *opt, *fd, *msg;
+	} cases[] = {
+		{ "--sync-fd", "3", NULL },
+		{ "--sync-fd", "4", NULL },
+		{ "--sync-fd", "9", "Can't use --sync-fd 9: Bad file descriptor" },
+		{ "--block-fd", "3", NULL },
+		{ "--block-fd", "4", "Can't use --block-fd 4: Bad file descriptor" },
+		{ "--block-fd", "9", "Can't use --block-fd 9: Bad file descriptor" },
+		{ "--userns-block-fd", "3", NULL },
+		{ "--userns-block-fd", "9", "Can't use --userns-block-fd 9: Bad file descriptor" },
+	};
+	struct nsrun_error e;
+	struct plan p;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		int r = parse_checked(&p, &e, ARGS(cases[i].opt, cases[i].fd, "true"));
+
+		if (cases[i].msg)
+			assert_string_equal(e.msg, cases[i].msg);
+		else if (r < 0)
+			fail_msg("%s %s: %s", cases[i].opt, cases[i].fd, e.msg);
+		assert_int_equal(r < 0, cases[i].msg != NULL);
+		plan_free(&p);
+	}
+	/* Without a command (usage) or with --help nothing is checked. */
+	assert_int_equal(parse_checked(&p, &e, ARGS("--block-fd", "9")), 0);
+	plan_free(&p);
+	assert_int_equal(parse_checked(&p, &e, ARGS("--block-fd", "9", "--help")), 0);
+	plan_free(&p);
 }
 
 static void test_arg_limit(void **state)
@@ -778,6 +871,8 @@ int main(void)
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_seccomp),
 		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_args_leftovers),
+		cmocka_unit_test(test_sync_fds_checked),
 		cmocka_unit_test(test_arg_limit),
 		cmocka_unit_test(test_extensions),
 		cmocka_unit_test(test_usage),
