@@ -51,16 +51,48 @@ struct rootfs_state {
 	unsigned n_tmp_overlays;
 };
 
+/* realpath() fails on a path whose last component is a magic link such as
+ * /proc/self/ns/user: it reads the link text ("user:[4026531837]") and looks that up
+ * as a name. The kernel's own lookup follows such a link to the object itself, so for
+ * a -try source (Flatpak passes --ro-bind-try /proc/self/ns/user) resolve the parent
+ * and keep the last component as given; the bind then opens it and binds the object,
+ * as bwrap does. The inode must match what the whole path names. Without -try bwrap
+ * fails with realpath's ENOENT, and so does nsrun. */
+static char *resolve_magic_link(const char *path)
+{
+	_cleanup_free_ char *dir = xstrdup(path), *rdir = NULL, *full = NULL;
+	char *slash = strrchr(dir, '/');
+	const char *base = slash ? slash + 1 : dir;
+	struct stat want, got;
+
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return NULL;
+	if (lstat(path, &got) < 0 || !S_ISLNK(got.st_mode) || stat(path, &want) < 0)
+		return NULL;
+	if (slash)
+		*slash = '\0';
+	rdir = realpath(!slash ? "." : *dir ? dir : "/", NULL);
+	if (!rdir)
+		return NULL;
+	full = xasprintf("%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, base);
+	if (stat(full, &got) < 0 || got.st_dev != want.st_dev || got.st_ino != want.st_ino)
+		return NULL;
+	return TAKE_PTR(full);
+}
+
 static int resolve_one(const char *path, bool try, char **ret, bool *skip, struct nsrun_error *err)
 {
 	_cleanup_free_ char *rp = realpath(path, NULL);
+	int e = errno;
 
+	if (!rp && e == ENOENT && try)
+		rp = resolve_magic_link(path);
 	if (!rp) {
-		if (try && errno == ENOENT) {
+		if (try && e == ENOENT) {
 			*skip = true;
 			return 0;
 		}
-		return error_set(err, errno, "Can't find source path %s", path);
+		return error_set(err, e, "Can't find source path %s", path);
 	}
 	*ret = xasprintf("%s%s", OLDROOT, strcmp(rp, "/") == 0 ? "" : rp);
 	return 0;
