@@ -299,16 +299,18 @@ static char *overlay_lowerdir(const struct mount_overlay *ov)
 	return s;
 }
 
-/* Options besides the lower layers; escaped for legacy mount data. */
-static size_t overlay_opts(const struct mount_overlay *ov, bool escape, struct mount_opt *o,
-			   char **upper, char **work)
+/* Options besides the lower layers. overlayfs unescapes upperdir and workdir whether they
+ * come from mount(2) data or fsconfig (only lowerdir+ takes a raw path), so both are
+ * always escaped. */
+static size_t overlay_opts(const struct mount_overlay *ov, struct mount_opt *o, char **upper,
+			   char **work)
 {
 	size_t n = 0;
 
 	o[n++] = (struct mount_opt){ "source", "overlay" };
 	if (ov->upper) {
-		*upper = escape ? mount_overlay_escape(ov->upper) : xstrdup(ov->upper);
-		*work = escape ? mount_overlay_escape(ov->work) : xstrdup(ov->work);
+		*upper = mount_overlay_escape(ov->upper);
+		*work = mount_overlay_escape(ov->work);
 		o[n++] = (struct mount_opt){ "upperdir", *upper };
 		o[n++] = (struct mount_opt){ "workdir", *work };
 	}
@@ -354,7 +356,7 @@ static int overlay_configure(int fsfd, const struct mount_overlay *ov, bool use_
 		if (sys_fsconfig(fsfd, FSCONFIG_SET_STRING, "lowerdir", lower, 0) < 0)
 			return -errno;
 	}
-	n = overlay_opts(ov, !use_plus, o, &upper, &work);
+	n = overlay_opts(ov, o, &upper, &work);
 	return fs_configure(fsfd, o, n);
 }
 
@@ -415,7 +417,7 @@ int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd
 	}
 	lower = overlay_lowerdir(ov);
 	o[0] = (struct mount_opt){ "lowerdir", lower };
-	n = 1 + overlay_opts(ov, true, o + 1, &upper, &work);
+	n = 1 + overlay_opts(ov, o + 1, &upper, &work);
 	return mount_fs_at("overlay", o, n, attrs, dest_fd);
 }
 
