@@ -450,7 +450,8 @@ static int do_overlay(struct rootfs_state *st, int root_fd, const struct op *op,
 {
 	_cleanup_free_ char *upper = NULL, *work = NULL, *tu = NULL, *tw = NULL, *desc = NULL;
 	_cleanup_free_ const char **lowers = NULL;
-	struct mount_overlay ov = { .userxattr = st->cfg->in_userns };
+	/* bwrap passes userxattr whether or not it runs in a user namespace. */
+	struct mount_overlay ov = { .userxattr = true };
 	_cleanup_close_ int fd = -1;
 	size_t n = strv_length(res->layers);
 	int r;
@@ -473,7 +474,8 @@ static int do_overlay(struct rootfs_state *st, int root_fd, const struct op *op,
 	fd = mkdir_dest(root_fd, op, err);
 	if (fd < 0)
 		return fd;
-	r = mount_overlay_at(&ov, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, fd);
+	/* No nosuid/nodev: bwrap mounts overlays with default flags (rw,relatime). */
+	r = mount_overlay_at(&ov, 0, fd);
 	if (r < 0) {
 		desc = mount_overlay_describe(&ov);
 		if (r == -ELOOP)
