@@ -299,16 +299,18 @@ static char *overlay_lowerdir(const struct mount_overlay *ov)
 	return s;
 }
 
-/* Options besides the lower layers; escaped for legacy mount data. */
-static size_t overlay_opts(const struct mount_overlay *ov, bool escape, struct mount_opt *o,
-			   char **upper, char **work)
+/* Options besides the lower layers. overlayfs unescapes upperdir and workdir whether they
+ * come from mount(2) data or fsconfig (only lowerdir+ takes a raw path), so both are
+ * always escaped. */
+static size_t overlay_opts(const struct mount_overlay *ov, struct mount_opt *o, char **upper,
+			   char **work)
 {
 	size_t n = 0;
 
 	o[n++] = (struct mount_opt){ "source", "overlay" };
 	if (ov->upper) {
-		*upper = escape ? mount_overlay_escape(ov->upper) : xstrdup(ov->upper);
-		*work = escape ? mount_overlay_escape(ov->work) : xstrdup(ov->work);
+		*upper = mount_overlay_escape(ov->upper);
+		*work = mount_overlay_escape(ov->work);
 		o[n++] = (struct mount_opt){ "upperdir", *upper };
 		o[n++] = (struct mount_opt){ "workdir", *work };
 	}
@@ -338,28 +340,31 @@ static void overlay_read_log(int fsfd, const struct mount_overlay *ov)
 	}
 }
 
-static int overlay_configure(int fsfd, const struct mount_overlay *ov, bool use_plus)
+/* fsconfig copies at most 255 bytes of a string value. */
+#define FSCONFIG_STRING_MAX 255
+
+/* One escaped "lowerdir=" list, as bwrap passes it, so mountinfo shows the same
+ * options; lowerdir+ per layer (Linux 6.8) only when the list is too long for fsconfig. */
+static int overlay_configure(int fsfd, const struct mount_overlay *ov)
 {
-	_cleanup_free_ char *upper = NULL, *work = NULL, *lower = NULL;
+	_cleanup_free_ char *upper = NULL, *work = NULL, *lower = overlay_lowerdir(ov);
 	struct mount_opt o[8];
 	size_t n;
 	int r;
 
-	if (use_plus) {
-		r = overlay_add_lowers(fsfd, ov);
-		if (r < 0)
-			return r == -EINVAL ? -ENOPROTOOPT : r;
-	} else {
-		lower = overlay_lowerdir(ov);
+	if (strlen(lower) <= FSCONFIG_STRING_MAX) {
 		if (sys_fsconfig(fsfd, FSCONFIG_SET_STRING, "lowerdir", lower, 0) < 0)
 			return -errno;
+	} else {
+		r = overlay_add_lowers(fsfd, ov);
+		if (r < 0)
+			return r;
 	}
-	n = overlay_opts(ov, !use_plus, o, &upper, &work);
+	n = overlay_opts(ov, o, &upper, &work);
 	return fs_configure(fsfd, o, n);
 }
 
-static int overlay_new_api(const struct mount_overlay *ov, uint64_t attrs, int dest_fd,
-			   bool use_plus)
+static int overlay_new_api(const struct mount_overlay *ov, uint64_t attrs, int dest_fd)
 {
 	_cleanup_close_ int fsfd = -1, mfd = -1;
 	int r;
@@ -367,37 +372,28 @@ static int overlay_new_api(const struct mount_overlay *ov, uint64_t attrs, int d
 	fsfd = sys_fsopen("overlay", FSOPEN_CLOEXEC);
 	if (fsfd < 0)
 		return -errno;
-	r = overlay_configure(fsfd, ov, use_plus);
+	r = overlay_configure(fsfd, ov);
 	if (r == 0) {
 		mfd = sys_fsmount(fsfd, FSMOUNT_CLOEXEC, (unsigned)attrs);
 		r = mfd < 0 ? -errno : 0;
 	}
 	if (r < 0) {
-		if (r != -ENOPROTOOPT)
-			overlay_read_log(fsfd, ov);
+		overlay_read_log(fsfd, ov);
 		return r;
 	}
 	return mount_attach(mfd, dest_fd);
 }
 
+/* bwrap prints the option string it passed, escapes included. */
 char *mount_overlay_describe(const struct mount_overlay *ov)
 {
-	char *s = ov->upper ? xasprintf("upperdir=%s,workdir=%s,", ov->upper, ov->work) :
-			      xstrdup("");
+	_cleanup_free_ char *upper = ov->upper ? mount_overlay_escape(ov->upper) : NULL;
+	_cleanup_free_ char *work = ov->work ? mount_overlay_escape(ov->work) : NULL;
+	_cleanup_free_ char *lower = overlay_lowerdir(ov);
 
-	for (size_t i = 0; i < ov->n_lowers; i++) {
-		char *n = xasprintf("%s%s%s", s, i ? ":" : "lowerdir=", ov->lowers[i]);
-
-		free(s);
-		s = n;
-	}
-	if (ov->userxattr) {
-		char *n = xasprintf("%s,userxattr", s);
-
-		free(s);
-		s = n;
-	}
-	return s;
+	return xasprintf("%s%s%s%s%slowerdir=%s%s", upper ? "upperdir=" : "", upper ? upper : "",
+			 upper ? ",workdir=" : "", upper ? work : "", upper ? "," : "", lower,
+			 ov->userxattr ? ",userxattr" : "");
 }
 
 int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd)
@@ -405,17 +401,12 @@ int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd
 	_cleanup_free_ char *upper = NULL, *work = NULL, *lower = NULL;
 	struct mount_opt o[9];
 	size_t n;
-	int r;
 
-	if (mount_api_available()) {
-		r = overlay_new_api(ov, attrs, dest_fd, true);
-		if (r == -ENOPROTOOPT)
-			r = overlay_new_api(ov, attrs, dest_fd, false);
-		return r;
-	}
+	if (mount_api_available())
+		return overlay_new_api(ov, attrs, dest_fd);
 	lower = overlay_lowerdir(ov);
 	o[0] = (struct mount_opt){ "lowerdir", lower };
-	n = 1 + overlay_opts(ov, true, o + 1, &upper, &work);
+	n = 1 + overlay_opts(ov, o + 1, &upper, &work);
 	return mount_fs_at("overlay", o, n, attrs, dest_fd);
 }
 

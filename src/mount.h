@@ -52,13 +52,14 @@ int mount_set_attrs(int dest_fd, bool recursive, uint64_t attrs);
 int mount_set_readonly(int dest_fd);
 
 /* Overlay parameters: lowers top-first; upper/work NULL for a read-only overlay.
- * Uses "lowerdir+" (Linux 6.8) when the kernel has it, else an escaped "lowerdir=". */
+ * Passes one escaped "lowerdir=" list (as bwrap does, so mountinfo matches), and
+ * "lowerdir+" per layer (Linux 6.8) only when that list is too long for fsconfig. */
 struct mount_overlay {
 	const char *const *lowers;
 	size_t n_lowers;
 	const char *upper;
 	const char *work;
-	bool userxattr; /* inside a user namespace: userxattr, and index/xino off */
+	bool userxattr; /* userxattr (bwrap always passes it), and index/xino off */
 	/* Optional: receives overlayfs's own error text (the fsopen log; new API only), as
 	 * most refusals are otherwise only in the kernel log. "" when there is none. */
 	char *log;
@@ -67,7 +68,7 @@ struct mount_overlay {
 int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd);
 
 /* The options as bwrap prints them in errors: upperdir=..,workdir=..,lowerdir=a:b[,userxattr]
- * (unescaped). Returns malloc'd text. */
+ * (escaped, as passed). Returns malloc'd text. */
 char *mount_overlay_describe(const struct mount_overlay *ov);
 
 /* Escape ':' ',' and '\' for an overlay lowerdir= string; returns malloc'd text. */

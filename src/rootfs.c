@@ -51,16 +51,48 @@ struct rootfs_state {
 	unsigned n_tmp_overlays;
 };
 
+/* realpath() fails on a path whose last component is a magic link such as
+ * /proc/self/ns/user: it reads the link text ("user:[4026531837]") and looks that up
+ * as a name. The kernel's own lookup follows such a link to the object itself, so for
+ * a -try source (Flatpak passes --ro-bind-try /proc/self/ns/user) resolve the parent
+ * and keep the last component as given; the bind then opens it and binds the object,
+ * as bwrap does. The inode must match what the whole path names. Without -try bwrap
+ * fails with realpath's ENOENT, and so does nsrun. */
+static char *resolve_magic_link(const char *path)
+{
+	_cleanup_free_ char *dir = xstrdup(path), *rdir = NULL, *full = NULL;
+	char *slash = strrchr(dir, '/');
+	const char *base = slash ? slash + 1 : dir;
+	struct stat want, got;
+
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return NULL;
+	if (lstat(path, &got) < 0 || !S_ISLNK(got.st_mode) || stat(path, &want) < 0)
+		return NULL;
+	if (slash)
+		*slash = '\0';
+	rdir = realpath(!slash ? "." : *dir ? dir : "/", NULL);
+	if (!rdir)
+		return NULL;
+	full = xasprintf("%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, base);
+	if (stat(full, &got) < 0 || got.st_dev != want.st_dev || got.st_ino != want.st_ino)
+		return NULL;
+	return TAKE_PTR(full);
+}
+
 static int resolve_one(const char *path, bool try, char **ret, bool *skip, struct nsrun_error *err)
 {
 	_cleanup_free_ char *rp = realpath(path, NULL);
+	int e = errno;
 
+	if (!rp && e == ENOENT && try)
+		rp = resolve_magic_link(path);
 	if (!rp) {
-		if (try && errno == ENOENT) {
+		if (try && e == ENOENT) {
 			*skip = true;
 			return 0;
 		}
-		return error_set(err, errno, "Can't find source path %s", path);
+		return error_set(err, e, "Can't find source path %s", path);
 	}
 	*ret = xasprintf("%s%s", OLDROOT, strcmp(rp, "/") == 0 ? "" : rp);
 	return 0;
@@ -418,7 +450,8 @@ static int do_overlay(struct rootfs_state *st, int root_fd, const struct op *op,
 {
 	_cleanup_free_ char *upper = NULL, *work = NULL, *tu = NULL, *tw = NULL, *desc = NULL;
 	_cleanup_free_ const char **lowers = NULL;
-	struct mount_overlay ov = { .userxattr = st->cfg->in_userns };
+	/* bwrap passes userxattr whether or not it runs in a user namespace. */
+	struct mount_overlay ov = { .userxattr = true };
 	_cleanup_close_ int fd = -1;
 	size_t n = strv_length(res->layers);
 	int r;
@@ -441,7 +474,8 @@ static int do_overlay(struct rootfs_state *st, int root_fd, const struct op *op,
 	fd = mkdir_dest(root_fd, op, err);
 	if (fd < 0)
 		return fd;
-	r = mount_overlay_at(&ov, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, fd);
+	/* No nosuid/nodev: bwrap mounts overlays with default flags (rw,relatime). */
+	r = mount_overlay_at(&ov, 0, fd);
 	if (r < 0) {
 		desc = mount_overlay_describe(&ov);
 		if (r == -ELOOP)

@@ -115,6 +115,8 @@ static int write_text(int fd, char *text, const char *what, struct nsrun_error *
 	return 0;
 }
 
+/* bubblewrap names every status write failure "Write to info_fd", the --json-status-fd
+ * ones included; scripts match that text, so the label is the same for both options. */
 int status_write_info(int fd, const struct status_info *info, struct nsrun_error *err)
 {
 	return write_text(fd, status_format_info(info), "info_fd", err);
@@ -122,10 +124,10 @@ int status_write_info(int fd, const struct status_info *info, struct nsrun_error
 
 int status_write_json(int fd, const struct status_info *info, struct nsrun_error *err)
 {
-	return write_text(fd, status_format_json(info), "json_status_fd", err);
+	return write_text(fd, status_format_json(info), "info_fd", err);
 }
 
 int status_write_exit(int fd, int exit_code, struct nsrun_error *err)
 {
-	return write_text(fd, status_format_exit(exit_code), "json_status_fd", err);
+	return write_text(fd, status_format_exit(exit_code), "info_fd", err);
 }
