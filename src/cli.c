@@ -319,8 +319,9 @@ static int read_seccomp(struct cli_state *st, int fd, struct seccomp_prog *prog,
 	r = read_input(st, fd, PLAN_MAX_SECCOMP_BYTES, &data, &len);
 	if (r < 0)
 		return error_set(err, -r, "Can't read seccomp data");
-	/* An empty program would only fail later in prctl(); refuse it here. */
-	if (len == 0 || len % 8 != 0) {
+	/* An empty program is bwrap's to refuse in the sandbox (prctl says EINVAL), after
+	 * the option conflicts and a second read of the closed fd have been reported. */
+	if (len % 8 != 0) {
 		free(data);
 		return error_set(err, 0, "Invalid seccomp data, must be multiple of 8");
 	}

@@ -35,9 +35,10 @@ int seccomp_prog_fprog(const struct seccomp_prog *p, struct sock_fprog *ret,
 {
 	size_t n = p->len / sizeof(struct sock_filter);
 
-	if (p->len == 0 || p->len % sizeof(struct sock_filter) != 0)
+	if (p->len % sizeof(struct sock_filter) != 0)
 		return error_set_plain(err, EINVAL, "Invalid seccomp data, must be multiple of 8");
-	/* sock_fprog.len is an unsigned short: a longer program would reach the kernel cut to
+	/* An empty program reaches the kernel, whose EINVAL gets bwrap's message.
+	 * sock_fprog.len is an unsigned short: a longer program would reach the kernel cut to
 	 * its first n % 65536 instructions (bwrap 0.11 has that bug). The kernel refuses more
 	 * than BPF_MAXINSNS with EINVAL, so say what bwrap says for that answer. */
 	if (n > BPF_MAXINSNS)
