@@ -59,6 +59,8 @@ integration_tests += tests/integration/t-landlock.sh tests/integration/t-sec-lan
 integration_tests += tests/integration/t-sec-exec.sh
 # area: noexec under --landlock-exec (issue 8)
 integration_tests += tests/integration/t-sec-noexec.sh
+# area: bwrap callers' argument shapes (compat)
+integration_tests += tests/integration/t-bwrap-shapes.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh
@@ -103,7 +105,7 @@ NSRUN_FORCE_ENOSYS =
 check-legacy: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(legacy_tests)' NSRUN_FORCE_ENOSYS=mount-api
 legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh \
-	tests/integration/t-sec-noexec.sh tests/integration/t-sec-proc.sh
+	tests/integration/t-sec-noexec.sh tests/integration/t-sec-proc.sh tests/integration/t-bwrap-shapes.sh
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh \
