@@ -61,6 +61,8 @@ integration_tests += tests/integration/t-sec-exec.sh
 integration_tests += tests/integration/t-sec-noexec.sh
 # area: malformed inputs found by fuzzing and review (issue 8)
 integration_tests += tests/integration/t-inputs.sh
+# area: bwrap callers' argument shapes (compat)
+integration_tests += tests/integration/t-bwrap-shapes.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh
@@ -128,7 +130,7 @@ NSRUN_FORCE_ENOSYS =
 check-legacy: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(legacy_tests)' NSRUN_FORCE_ENOSYS=mount-api
 legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh \
-	tests/integration/t-sec-noexec.sh tests/integration/t-sec-proc.sh
+	tests/integration/t-sec-noexec.sh tests/integration/t-sec-proc.sh tests/integration/t-bwrap-shapes.sh
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh \
