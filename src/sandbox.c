@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * sandbox.c: the parent (bwrap's monitor). Decides the namespaces, clones the
- * child, writes its ID maps, serves the status fds and releases it; then reads
+ * child, serves the status fds (and the ID maps, when the child cannot write its
+ * own) before it releases the child, or lets it start at once; then reads
  * the error pipe (a whole struct nsrun_error: setup failed; the exec marker:
  * the payload ran) and passes the payload's exit status on. Nothing runs in the
- * sandbox before the child has been released.
+ * sandbox before the status fds have had their report.
  */
 #include "config.h"
 
@@ -210,7 +211,7 @@ static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx, struc
 	const struct plan *plan = mon->plan;
 	int r;
 
-	if (ctx->userns.write_maps) {
+	if (ctx->userns.write_maps && !ctx->userns.self_maps) {
 		r = userns_write_maps(ctx->proc_fd, mon->child, ctx->userns.ns_uid, ctx->real_uid,
 				      ctx->userns.ns_gid, ctx->real_gid, true, err);
 		if (r < 0)
@@ -230,19 +231,20 @@ static int monitor_run(struct monitor *mon, const struct setup_ctx *ctx, struct 
 	const struct plan *plan = mon->plan;
 	int r, status;
 
-	r = monitor_setup(mon, ctx, err);
-	if (r < 0) {
-		kill(mon->child, SIGKILL);
-		wait_child(mon->child);
-		return r;
+	if (mon->go_fd >= 0) {
+		r = monitor_setup(mon, ctx, err);
+		if (r < 0) {
+			kill(mon->child, SIGKILL);
+			wait_child(mon->child);
+			return r;
+		}
+		r = write_all(mon->go_fd, "1", 1);
+		if (r < 0)
+			return error_set(err, -r, "releasing the sandbox");
+		close(mon->go_fd);
+		/* See monitor_release: nothing needs the monitor dumpable any more. */
+		(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	}
-	r = write_all(mon->go_fd, "1", 1);
-	if (r < 0)
-		return error_set(err, -r, "releasing the sandbox");
-	close(mon->go_fd);
-	/* The sandbox may see the monitor in /proc: keep /proc/PID/exe (nsrun's binary) out
-	 * of its reach, as pid 1 does. The maps are written, so nothing needs it any more. */
-	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	close_monitor_fds(mon);
 	r = read_outcome(mon, err);
 	if (r < 0) {
@@ -303,10 +305,28 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 	req.disable_userns = plan->ns.disable_userns;
 	req.real_uid = ctx->real_uid;
 	req.real_gid = ctx->real_gid;
+	req.effective_uid = geteuid();
+	req.effective_gid = getegid();
 	req.sandbox_uid = ctx->sandbox_uid;
 	req.sandbox_gid = ctx->sandbox_gid;
 	userns_layout(&req, &ctx->userns);
 	return 0;
+}
+
+/* Whether the child must wait for the monitor before it starts: when the monitor
+ * writes its maps, reports it on a status fd (bwrap's order: the report comes before
+ * anything runs in the sandbox) or waits for --userns-block-fd. Otherwise the child
+ * goes on at once and a round trip through the scheduler is saved.
+ * The monitor must not stay dumpable where the sandbox can see it in /proc (nsrun's
+ * binary behind /proc/PID/exe, as pid 1): without a release it turns non-dumpable
+ * before clone, which the child inherits and undoes first thing; with one, after
+ * the release, as the child's /proc files must stay writable to the monitor until then. */
+static bool monitor_release(const struct setup_ctx *ctx)
+{
+	const struct plan *plan = ctx->plan;
+
+	return (ctx->userns.write_maps && !ctx->userns.self_maps) || plan->sync.info_fd >= 0 ||
+	       plan->sync.json_status_fd >= 0 || plan->sync.userns_block_fd >= 0;
 }
 
 /* nsrun's own --die-with-parent, tracking the caller. */
@@ -379,8 +399,12 @@ int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 	/* Joining a user namespace changed the credentials, which clears the signal. */
 	if (plan->ns.userns_fd >= 0)
 		track_caller(plan, caller);
-	if (pipe2(errp, O_CLOEXEC) < 0 || pipe2(gop, O_CLOEXEC) < 0 || pipe2(stp, O_CLOEXEC) < 0)
+	gop[0] = gop[1] = -1;
+	if (pipe2(errp, O_CLOEXEC) < 0 || pipe2(stp, O_CLOEXEC) < 0 ||
+	    (monitor_release(&ctx) && pipe2(gop, O_CLOEXEC) < 0))
 		return error_set(err, errno, "pipe");
+	if (gop[1] < 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return error_set(err, errno, "can't set dumpable");
 	r = monitor_identity(plan, &ctx, life, err);
 	if (r < 0)
 		return r;
@@ -391,7 +415,8 @@ int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 		if (life[1] >= 0)
 			close(life[1]);
 		close(errp[0]);
-		close(gop[1]);
+		if (gop[1] >= 0)
+			close(gop[1]);
 		close(stp[0]);
 		ctx.error_fd = errp[1];
 		ctx.go_fd = gop[0];
@@ -399,7 +424,8 @@ int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 		setup_child(&ctx);
 	}
 	close(errp[1]);
-	close(gop[0]);
+	if (gop[0] >= 0)
+		close(gop[0]);
 	close(stp[1]);
 	if (life[0] >= 0)
 		close(life[0]);

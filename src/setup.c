@@ -39,6 +39,25 @@ static void wait_for_parent(const struct setup_ctx *ctx)
 		_exit(1);
 }
 
+/* Waits for the monitor when it has work to do first; then the child's own ID maps, one
+ * line onto its own ids, setgroups denied first (userns_layout: self_maps). */
+static int start_handshake(const struct setup_ctx *ctx, struct nsrun_error *err)
+{
+	const struct userns_layout *l = &ctx->userns;
+
+	if (ctx->go_fd >= 0) {
+		wait_for_parent(ctx);
+	} else if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0) {
+		/* The monitor turned non-dumpable before clone, and so did this copy of it:
+		 * its /proc files (the maps among them) would belong to the host's root. */
+		return error_set(err, errno, "can't set dumpable");
+	}
+	if (!l->self_maps)
+		return 0;
+	return userns_write_maps(ctx->proc_fd, 0, l->ns_uid, ctx->real_uid, l->ns_gid,
+				 ctx->real_gid, true, err);
+}
+
 static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
@@ -315,8 +334,9 @@ static int prepare(const struct setup_ctx *ctx, struct nsrun_error *err)
 		close(plan->sync.json_status_fd);
 	if (plan->sync.userns_block_fd >= 0)
 		close(plan->sync.userns_block_fd);
-	wait_for_parent(ctx);
-	r = nest_pidns(ctx, err);
+	r = start_handshake(ctx, err);
+	if (r == 0)
+		r = nest_pidns(ctx, err);
 	if (r == 0)
 		r = switch_ids(ctx, err);
 	if (r == 0 && ctx->in_userns)

@@ -17,7 +17,7 @@
 struct setup_ctx {
 	const struct plan *plan;
 	int error_fd;  /* write end of the error pipe (O_CLOEXEC) */
-	int go_fd;     /* read end: one byte from the parent once the maps are written */
+	int go_fd;     /* read end: one byte from the parent once it is done, or -1 */
 	int status_fd; /* write end for the reaper's report of the payload status, or -1 */
 	int proc_fd;   /* O_PATH fd on the host's /proc, for maps and sysctls after pivot */
 	unsigned long clone_flags;

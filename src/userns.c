@@ -35,6 +35,11 @@ void userns_layout(const struct userns_request *req, struct userns_layout *ret)
 	}
 	ret->second = ret->ns_uid != req->sandbox_uid || ret->ns_gid != req->sandbox_gid ||
 		      req->disable_userns;
+	/* A one-line map onto the writer's own effective ids is what the kernel lets any
+	 * process write for a namespace it created, from inside (setgroups denied first);
+	 * whatever the inside ids are, uid 0 for devpts included. Only ids that are not
+	 * the caller's own (a setuid start, which main refuses) need the parent. */
+	ret->self_maps = req->effective_uid == req->real_uid && req->effective_gid == req->real_gid;
 }
 
 int userns_format_map(char *buf, size_t size, unsigned long inside, unsigned long outside,

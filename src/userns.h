@@ -18,12 +18,13 @@ struct userns_request {
 	bool maps_external;  /* --userns-block-fd: someone else writes the maps */
 	bool needs_devpts;   /* --dev in the ops: uid 0 must be mapped to mount devpts */
 	bool disable_userns; /* --disable-userns */
-	uid_t real_uid, sandbox_uid;
-	gid_t real_gid, sandbox_gid;
+	uid_t real_uid, sandbox_uid, effective_uid;
+	gid_t real_gid, sandbox_gid, effective_gid;
 };
 
 struct userns_layout {
 	bool write_maps; /* write the first namespace's maps (and setgroups "deny") */
+	bool self_maps;	 /* ... from the child itself, with no round trip to the parent */
 	uid_t ns_uid;	 /* uid inside the first namespace, mapped onto real_uid */
 	gid_t ns_gid;
 	bool second; /* after setup, unshare a nested namespace mapping sandbox -> ns ids */

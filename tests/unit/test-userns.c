@@ -37,6 +37,8 @@ static struct userns_request unpriv(void)
 		.real_gid = 1000,
 		.sandbox_uid = 1000,
 		.sandbox_gid = 1000,
+		.effective_uid = 1000,
+		.effective_gid = 1000,
 	};
 	return req;
 }
@@ -49,9 +51,50 @@ static void test_layout_plain(void **state)
 	(void)state;
 	userns_layout(&req, &l);
 	assert_true(l.write_maps);
+	assert_true(l.self_maps);
 	assert_int_equal(l.ns_uid, 1000);
 	assert_int_equal(l.ns_gid, 1000);
 	assert_false(l.second);
+}
+
+/* The child maps itself whenever the outside ids are its own, whatever it shows inside. */
+static void test_layout_self_maps(void **state)
+{
+	struct userns_request req = unpriv();
+	struct userns_layout l;
+
+	(void)state;
+	req.needs_devpts = true;
+	userns_layout(&req, &l);
+	assert_true(l.self_maps);
+	assert_true(l.second);
+
+	req = unpriv();
+	req.real_uid = req.effective_uid = req.real_gid = req.effective_gid = 0;
+	req.sandbox_uid = 5;
+	userns_layout(&req, &l);
+	assert_true(l.self_maps);
+
+	/* Not its own ids (a setuid start): only the parent can write "1000 0 1". */
+	req = unpriv();
+	req.effective_uid = 0;
+	userns_layout(&req, &l);
+	assert_true(l.write_maps);
+	assert_false(l.self_maps);
+	req = unpriv();
+	req.effective_gid = 0;
+	userns_layout(&req, &l);
+	assert_false(l.self_maps);
+
+	/* Nobody in nsrun writes maps: nothing for the child to do either. */
+	req = unpriv();
+	req.maps_external = true;
+	userns_layout(&req, &l);
+	assert_false(l.self_maps);
+	req = unpriv();
+	req.unshare = false;
+	userns_layout(&req, &l);
+	assert_false(l.self_maps);
 }
 
 static void test_layout_uid(void **state)
@@ -126,6 +169,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_map),
 		cmocka_unit_test(test_layout_plain),
+		cmocka_unit_test(test_layout_self_maps),
 		cmocka_unit_test(test_layout_uid),
 		cmocka_unit_test(test_layout_devpts),
 		cmocka_unit_test(test_layout_disable),
