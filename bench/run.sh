@@ -1,68 +1,116 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# bench/run.sh: nsrun against the system bwrap, side by side in the same hyperfine runs.
-#   1. the usual desktop-app sandbox, as root and unprivileged (setpriv);
-#   2. `--ro-bind / /` with N extra host submounts (N = 0 100 500 1000), made inside a
-#      private mount namespace (unshare -m) in which both tools run;
-#   3. peak RSS of the launcher (GNU time %M: largest process of the tree);
-#   4. the cost of --overlay-hide: one name, and ~all of /usr/bin hidden by five
-#      --overlay-allow names (median of >= 100 runs each).
-# Usage: bench/run.sh [NSRUN] (default ./nsrun); BWRAP=..., RUNS=N, OUT=DIR.
-# Needs root (for setpriv and the submounts), hyperfine and python3. Not a test.
+# bench/run.sh: nsrun's start-up against bwrap 0.11.1 (the oracle, built from
+# /work/shared/oracle, else BWRAP or the system bwrap) and util-linux unshare creating
+# the same namespaces, interleaved round by round (bench/pair.c) so that the drift of a
+# shared machine lands on all three alike:
+#   1. the desktop-app sandbox, as root and unprivileged (uid/gid 65534, no groups:
+#      what setpriv --reuid=65534 --regid=65534 --clear-groups does, done by the runner
+#      so no extra exec is timed); unshare runs `-U -r -m -i -n -p -f -u -C /bin/true`
+#      (the namespaces of --unshare-all, no filesystem at all: a floor, not a peer);
+#   2. `--ro-bind / /` with N extra host submounts (N = 0 100 1000, root only), made in
+#      a private mount namespace (unshare -m) in which both tools run;
+#   3. peak RSS: the largest process of each tree (wait4's ru_maxrss), from the same runs.
+# Reported per case: median and min wall ms, median CPU ms (user+system of the whole
+# tree), and nsrun's ratios: of medians, and the median of the per-round ratios.
+# Benchmark a build without sanitizers (they cost 10x):
+#   mkdir _build-bench && cd _build-bench && ../configure && make nsrun && ../bench/run.sh
+# Usage: bench/run.sh [NSRUN] (default ./nsrun); BWRAP=..., RUNS=N (default 100), OUT=DIR.
+# Needs root, cc and python3. Not a test. --overlay-hide costs: bench/hide.sh.
 set -eu
 
+here=$(cd "$(dirname "$0")" && pwd -P)
 NSRUN=$(readlink -f "${1:-${NSRUN:-./nsrun}}")
-BWRAP=${BWRAP:-/usr/bin/bwrap}
-RUNS=${RUNS:-50}
-HIDE_RUNS=${HIDE_RUNS:-100}
+RUNS=${RUNS:-100}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 [ "$(id -u)" = 0 ] || { echo "bench/run.sh: run as root" >&2; exit 1; }
-command -v hyperfine >/dev/null || { echo "bench/run.sh: hyperfine missing" >&2; exit 1; }
-[ -x "$NSRUN" ] && [ -x "$BWRAP" ] || { echo "bench/run.sh: need $NSRUN and $BWRAP" >&2; exit 1; }
+[ -x "$NSRUN" ] || { echo "bench/run.sh: no $NSRUN" >&2; exit 1; }
+if ldd "$NSRUN" 2>/dev/null | grep -q 'libasan\|libubsan'; then
+	echo "bench/run.sh: $NSRUN is a sanitizer build; configure a plain one (see the header)" >&2
+	exit 1
+fi
+if [ -z "${BWRAP:-}" ]; then
+	BWRAP=$(/work/shared/oracle/build-bwrap /tmp/bwrap-oracle-bench 2>/dev/null) ||
+		BWRAP=$(command -v bwrap) || { echo "bench/run.sh: no bwrap" >&2; exit 1; }
+fi
+UNSHARE=$(command -v unshare)
 
 OUT=${OUT:-$(mktemp -d /tmp/nsrun-bench.XXXXXX)}
 mkdir -p "$OUT"
 chmod 0755 "$OUT"
-# A copy any user can run (a build tree may be 0700).
+cc -O2 -o "$OUT/pair" "$here/pair.c"
+# Copies any user can run (a build tree may be 0700).
 cp "$NSRUN" "$OUT/nsrun"
+cp "$BWRAP" "$OUT/bwrap"
 NS="$OUT/nsrun"
-UNPRIV=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+BW="$OUT/bwrap"
 SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
 
-APP=(--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64
-	--proc /proc --dev /dev --unshare-all --die-with-parent)
+# One line, single spaces: pair splits commands on spaces.
+APP="--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
+APP="$APP --proc /proc --dev /dev --unshare-all --die-with-parent /bin/true"
+UNS="$UNSHARE -U -r -m -i -n -p -f -u -C /bin/true"
 
-# median JSON INDEX: the median in ms of hyperfine's INDEX-th command.
-median() { "$PY" -c 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"]*1000))' "$1" "$2"; }
-ratio() { "$PY" -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
-q() { printf '%q ' "$@"; }
-
-# pair NAME RUNS BWRAP-CMD NSRUN-CMD: both commands in one hyperfine run; a summary row.
-pair() {
-	local name=$1 runs=$2 json="$OUT/$1.json" b n
-	hyperfine -N --warmup 3 --runs "$runs" --export-json "$json" \
-		-n bwrap "$3" -n nsrun "$4" >"$OUT/$name.log" 2>&1 || {
-		echo "bench: $name failed, see $OUT/$name.log" >&2
-		printf '%-28s %10s %10s %8s\n' "$name" failed failed - >>"$SUMMARY"
-		return 0
-	}
-	b=$(median "$json" 0)
-	n=$(median "$json" 1)
-	printf '%-28s %10s %10s %8s\n' "$name" "$b" "$n" "$(ratio "$n" "$b")" >>"$SUMMARY"
+# summarize NAME RAW LOG: one summary row from pair's raw times (nsrun's ratios against
+# bwrap and, when present, unshare) plus the RSS and CPU columns of pair's own table.
+summarize() {
+	"$PY" - "$1" "$2" "$3" >>"$SUMMARY" <<'EOF'
+import statistics as st, sys
+name, raw, log = sys.argv[1:4]
+t = {l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(raw)}
+cols = {}
+for l in open(log):
+    p = l.split()
+    if len(p) == 8 and p[0] in t:
+        cols[p[0]] = (float(p[5]), int(p[6]))
+med = {k: st.median(v) for k, v in t.items()}
+def ratio(a, b):
+    if b not in t:
+        return "-", "-"
+    return ("%.3f" % (med[a] / med[b]),
+            "%.3f" % st.median([x / y for x, y in zip(t[a], t[b])]))
+rb, pb = ratio("nsrun", "bwrap")
+ru, pu = ratio("nsrun", "unshare")
+def cell(k, f):
+    return f(k) if k in t else "-"
+print("%-16s %8s %8s %8s | %7s %7s | %7s %7s | %6s %6s %6s | %6s %6s %6s" % (
+    name, "%.2f" % med["nsrun"], "%.2f" % med["bwrap"], cell("unshare", lambda k: "%.2f" % med[k]),
+    rb, pb, ru, pu,
+    "%.1f" % cols["nsrun"][0], "%.1f" % cols["bwrap"][0],
+    cell("unshare", lambda k: "%.1f" % cols[k][0]),
+    cols["nsrun"][1], cols["bwrap"][1], cell("unshare", lambda k: str(cols[k][1]))))
+EOF
 }
 
-echo "== 1. desktop-app sandbox"
-pair app-root "$RUNS" "$(q "$BWRAP" "${APP[@]}" /bin/true)" "$(q "$NS" "${APP[@]}" /bin/true)"
-pair app-unpriv "$RUNS" "$(q "${UNPRIV[@]}" "$BWRAP" "${APP[@]}" /bin/true)" \
-	"$(q "${UNPRIV[@]}" "$NS" "${APP[@]}" /bin/true)"
+# bench NAME PAIR-ARGS...: one interleaved run, its summary row.
+bench() {
+	local name=$1
+	shift
+	if ! "$@" >"$OUT/$name.log" 2>&1; then
+		echo "bench: $name failed, see $OUT/$name.log" >&2
+		printf '%-16s failed\n' "$name" >>"$SUMMARY"
+		return 0
+	fi
+	summarize "$name" "$OUT/$name.raw" "$OUT/$name.log"
+}
 
-echo "== 2. --ro-bind / / with N host submounts"
-for n in 0 100 500 1000; do
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "== 1. desktop-app sandbox ($RUNS rounds each)"
+for mode in root unpriv; do
+	u=()
+	[ "$mode" = unpriv ] && u=(-u 65534)
+	bench "app-$mode" "$OUT/pair" -n "$RUNS" -w 5 "${u[@]}" -o "$OUT/app-$mode.raw" \
+		nsrun "$NS $APP" bwrap "$BW $APP" unshare "$UNS"
+done
+
+echo "== 2. --ro-bind / / with N host submounts (root)"
+for n in 0 100 1000; do
 	runs=$RUNS
-	[ "$n" -ge 500 ] && runs=$((RUNS / 3 > 10 ? RUNS / 3 : 10))
-	unshare -m --propagation private bash -c '
+	[ "$n" -ge 1000 ] && runs=$((RUNS / 3 > 10 ? RUNS / 3 : 10))
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	bench "submounts-$n" unshare -m --propagation private bash -c '
 		set -e
 		mkdir -p "$1/sub"
 		for ((i = 0; i < $2; i++)); do
@@ -70,60 +118,20 @@ for n in 0 100 500 1000; do
 			mount -t tmpfs -o size=64k "bench$i" "$1/sub/$i"
 		done
 		exec "${@:3}"' bench "$OUT" "$n" \
-		hyperfine -N --warmup 2 --runs "$runs" --export-json "$OUT/submounts-$n.json" \
-		-n bwrap "$(q "$BWRAP" --ro-bind / / /bin/true)" -n nsrun "$(q "$NS" --ro-bind / / /bin/true)" \
-		>"$OUT/submounts-$n.log" 2>&1 || echo "bench: submounts $n failed, see $OUT/submounts-$n.log" >&2
-	if [ -s "$OUT/submounts-$n.json" ]; then
-		b=$(median "$OUT/submounts-$n.json" 0)
-		s=$(median "$OUT/submounts-$n.json" 1)
-		printf '%-28s %10s %10s %8s\n' "submounts-$n" "$b" "$s" "$(ratio "$s" "$b")" >>"$SUMMARY"
-	fi
+		"$OUT/pair" -n "$runs" -w 2 -o "$OUT/submounts-$n.raw" \
+		nsrun "$NS --ro-bind / / /bin/true" bwrap "$BW --ro-bind / / /bin/true"
 done
-
-echo "== 3. peak RSS"
-# rss [WRAPPER...] -- CMD...: the largest peak RSS (KiB) of CMD's process tree over five
-# runs. GNU time runs inside the wrapper (setpriv), so the wrapper's own memory before it
-# execs CMD is not counted against either tool.
-rss() {
-	local pre=() best=0 v
-	while [ "$1" != -- ]; do pre+=("$1"); shift; done
-	shift
-	for _ in 1 2 3 4 5; do
-		v=$("${pre[@]}" /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n1)
-		[ "$v" -gt "$best" ] 2>/dev/null && best=$v
-	done
-	echo "$best"
-}
-rb=$(rss -- "$BWRAP" "${APP[@]}" /bin/true)
-rn=$(rss -- "$NS" "${APP[@]}" /bin/true)
-rbu=$(rss "${UNPRIV[@]}" -- "$BWRAP" "${APP[@]}" /bin/true)
-rnu=$(rss "${UNPRIV[@]}" -- "$NS" "${APP[@]}" /bin/true)
-
-echo "== 4. overlay-hide cost (nsrun only)"
-HP=(--setenv PATH /usr/bin)
-ALLOW=()
-for a in true sh ls cat env; do ALLOW+=(--overlay-allow "/usr/bin/$a"); done
-hyperfine -N --warmup 5 --runs "$HIDE_RUNS" --export-json "$OUT/hide.json" \
-	-n plain "$(q "$NS" "${APP[@]}" "${HP[@]}" /bin/true)" \
-	-n hide-rm "$(q "$NS" "${APP[@]}" "${HP[@]}" --overlay-hide rm /bin/true)" \
-	-n allow-5 "$(q "$NS" "${APP[@]}" "${HP[@]}" "${ALLOW[@]}" /bin/true)" \
-	>"$OUT/hide.log" 2>&1 || echo "bench: overlay-hide failed, see $OUT/hide.log" >&2
 
 {
 	echo
-	echo "nsrun bench: $(uname -r), $(nproc) cpus, bwrap: $("$BWRAP" --version), nsrun: $("$NS" --version)"
-	printf '%-28s %10s %10s %8s\n' "case (median ms)" bwrap nsrun ratio
+	echo "nsrun bench: $(uname -r), $(nproc) cpus, load $load_before -> $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "bwrap: $BWRAP ($("$BW" --version)); nsrun: $NSRUN ($("$NS" --version | head -n1))"
+	echo "unshare: $UNS"
+	printf '%-16s %8s %8s %8s | %15s | %15s | %20s | %20s\n' "" "median" "wall ms" "" \
+		"nsrun/bwrap" "nsrun/unshare" "cpu ms (tree)" "peak RSS KiB"
+	printf '%-16s %8s %8s %8s | %7s %7s | %7s %7s | %6s %6s %6s | %6s %6s %6s\n' case \
+		nsrun bwrap unshare median paired median paired nsrun bwrap unsh nsrun bwrap unsh
 	cat "$SUMMARY"
-	printf '%-28s %10s %10s %8s\n' "peak RSS root (KiB)" "$rb" "$rn" "$(ratio "$rn" "$rb")"
-	printf '%-28s %10s %10s %8s\n' "peak RSS unpriv (KiB)" "$rbu" "$rnu" "$(ratio "$rnu" "$rbu")"
-	if [ -s "$OUT/hide.json" ]; then
-		p=$(median "$OUT/hide.json" 0)
-		h=$(median "$OUT/hide.json" 1)
-		a=$(median "$OUT/hide.json" 2)
-		printf '%-28s %10s %10s %8s\n' "overlay-hide (median ms)" plain nsrun "vs plain"
-		printf '%-28s %10s %10s %8s\n' "--overlay-hide rm" "$p" "$h" "$(ratio "$h" "$p")"
-		printf '%-28s %10s %10s %8s\n' "--overlay-allow x5 (/usr/bin)" "$p" "$a" "$(ratio "$a" "$p")"
-		echo "(/usr/bin holds $(ls /usr/bin | wc -l) names; the allowlist hides all but 5)"
-	fi
+	echo "(median: ratio of the medians; paired: median of the per-round ratios)"
 	echo "raw results: $OUT"
 } | tee "$OUT/report.txt"
