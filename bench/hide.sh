@@ -1,63 +1,74 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # bench/hide.sh: what --overlay-hide / --overlay-allow add to a sandbox's start-up, as
-# root and unprivileged (setpriv to 65534 on a 0755 copy): the same `--ro-bind / / --dev
-# /dev` sandbox plain, hiding one name, an allowlist of five in /usr/bin (all the rest
-# hidden) and 1000 explicit --overlay-hide /usr/bin/NAME. Prints median and min per case
-# and the median overhead over plain in ms. The payload is `sh -c :` everywhere, because
-# `true` is itself hidden by the allowlist.
+# root and unprivileged (uid/gid 65534, no groups, on a 0755 copy): the same
+# `--ro-bind / / --dev /dev` sandbox plain, hiding one name, 100 and 1000 explicit
+# --overlay-hide /usr/bin/NAME, and an allowlist of five in /usr/bin (all the rest
+# hidden). The cases run interleaved round by round (bench/pair.c), so machine drift
+# lands on all alike. Prints per case the median and min wall ms, the median CPU ms of
+# the whole tree, and the median overhead over plain, wall and CPU. The payload is
+# `sh -c :` everywhere, because `true` is itself hidden by the allowlist.
 # NAME-form rules apply to every PATH directory, so PATH is fixed (Debian's default; set
 # BENCH_PATH to compare another, e.g. "$PATH").
-# Usage: bench/hide.sh [NSRUN] (default ./nsrun); RUNS=N (default 150), MODES="root unpriv".
-# Needs root (for setpriv), hyperfine and python3. Not a test.
+# Usage: bench/hide.sh [NSRUN] (default ./nsrun); RUNS=N (default 100), MODES="root unpriv".
+# Needs root, cc and python3. Not a test. Benchmark a build without sanitizers.
 # shellcheck disable=SC2010,SC2012 # /usr/bin names are plain
 set -eu
 
+here=$(cd "$(dirname "$0")" && pwd -P)
 NSRUN=$(readlink -f "${1:-${NSRUN:-./nsrun}}")
-RUNS=${RUNS:-150}
+RUNS=${RUNS:-100}
 MODES=${MODES:-root unpriv}
 PATH=${BENCH_PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}
 export PATH
 [ "$(id -u)" = 0 ] || { echo "bench/hide.sh: run as root" >&2; exit 1; }
-command -v hyperfine >/dev/null || { echo "bench/hide.sh: hyperfine missing" >&2; exit 1; }
 [ -x "$NSRUN" ] || { echo "bench/hide.sh: no $NSRUN" >&2; exit 1; }
 
 OUT=$(mktemp -d /tmp/nsrun-bench-hide.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 chmod 0755 "$OUT"
+cc -O2 -o "$OUT/pair" "$here/pair.c"
 cp "$NSRUN" "$OUT/nsrun"
 NS="$OUT/nsrun"
 
-BASE=(--ro-bind / / --dev /dev)
-PAYLOAD=(sh -c :)
-ALLOW=()
-for a in ls cat sh python3 env; do ALLOW+=(--overlay-allow "$a"); done
-HIDE1000=()
-while read -r n; do HIDE1000+=(--overlay-hide "/usr/bin/$n"); done \
-	< <(ls /usr/bin | grep -vx -e sh -e dash | head -n 1000)
-
-q() { printf '%q ' "$@"; }
+BASE="$NS --ro-bind / / --dev /dev"
+PAYLOAD="/bin/sh -c :"
+ALLOW=""
+for a in ls cat sh python3 env; do ALLOW="$ALLOW --overlay-allow $a"; done
+# Explicit names as word files (pair's @FILE): one word per line. Names with glob
+# characters ("[") are left out: as a rule they are patterns, which lists the directory.
+for n in 100 1000; do
+	ls /usr/bin | grep -vx -e sh -e dash | grep -v '[][*?\\]' | head -n "$n" |
+		while read -r name; do printf -- '--overlay-hide\n/usr/bin/%s\n' "$name"; done \
+			>"$OUT/hide$n.words"
+	chmod 0644 "$OUT/hide$n.words"
+done
 
 run_mode() {
-	local mode=$1 pre=()
-	[ "$mode" = unpriv ] && pre=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
-	hyperfine -N --warmup 10 --runs "$RUNS" --export-json "$OUT/$mode.json" \
-		-n plain "$(q "${pre[@]}" "$NS" "${BASE[@]}" "${PAYLOAD[@]}")" \
-		-n "hide 1 (rm)" "$(q "${pre[@]}" "$NS" "${BASE[@]}" --overlay-hide rm "${PAYLOAD[@]}")" \
-		-n "allow 5 (/usr/bin)" "$(q "${pre[@]}" "$NS" "${BASE[@]}" "${ALLOW[@]}" "${PAYLOAD[@]}")" \
-		-n "hide 1000 explicit" "$(q "${pre[@]}" "$NS" "${BASE[@]}" "${HIDE1000[@]}" "${PAYLOAD[@]}")" \
-		>"$OUT/$mode.log" 2>&1 || { cat "$OUT/$mode.log" >&2; return 1; }
-	python3 - "$OUT/$mode.json" "$mode" <<'EOF'
-import json, statistics, sys
-res = json.load(open(sys.argv[1]))["results"]
-med = [statistics.median(r["times"]) * 1e3 for r in res]
-print(f"[{sys.argv[2]}] {'case':<22} {'median ms':>10} {'min ms':>8} {'overhead ms':>12}")
-for r, m in zip(res, med):
-    print(f"[{sys.argv[2]}] {r['command']:<22} {m:10.2f} {min(r['times']) * 1e3:8.2f} "
-          f"{m - med[0]:12.2f}")
+	local mode=$1 u=()
+	[ "$mode" = unpriv ] && u=(-u 65534)
+	"$OUT/pair" -n "$RUNS" -w 5 "${u[@]}" -o "$OUT/$mode.raw" \
+		plain "$BASE $PAYLOAD" \
+		"hide-1" "$BASE --overlay-hide rm $PAYLOAD" \
+		"hide-100" "$BASE @$OUT/hide100.words $PAYLOAD" \
+		"hide-1000" "$BASE @$OUT/hide1000.words $PAYLOAD" \
+		"allow-5" "$BASE $ALLOW $PAYLOAD" >"$OUT/$mode.log" 2>&1 ||
+		{ cat "$OUT/$mode.log" >&2; return 1; }
+	python3 - "$OUT/$mode.raw" "$OUT/$mode.log" "$mode" <<'EOF'
+import statistics as st, sys
+raw, log, mode = sys.argv[1:4]
+t = {l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(raw)}
+cpu = {p[0]: float(p[5]) for p in (l.split() for l in open(log)) if len(p) == 8 and p[0] in t}
+base = t["plain"]
+print(f"[{mode}] {'case':<10} {'median ms':>10} {'min ms':>8} {'cpu ms':>8} {'+wall ms':>9} {'+cpu ms':>8}")
+for k, v in t.items():
+    extra = st.median([a - b for a, b in zip(v, base)])
+    print(f"[{mode}] {k:<10} {st.median(v):10.2f} {min(v):8.2f} {cpu[k]:8.2f} {extra:9.2f} "
+          f"{cpu[k] - cpu['plain']:8.2f}")
 EOF
 }
 
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg); /usr/bin holds $(ls /usr/bin | wc -l) names; $RUNS runs"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg); /usr/bin holds $(ls /usr/bin | wc -l) names; $RUNS rounds"
 echo "PATH=$PATH"
 for m in $MODES; do run_mode "$m"; done
+echo "(+wall: median of the per-round differences to plain; +cpu: difference of the medians)"

@@ -174,7 +174,9 @@ struct planner {
 	const struct hide_fs *fs;
 	struct pdir *dirs;
 	size_t n_dirs;
-	char **path_dirs; /* canonical, existing, unique PATH directories */
+	const char *path_env;
+	bool path_resolved; /* path_dirs are looked up on the first NAME-form rule only */
+	char **path_dirs;   /* canonical, existing, unique PATH directories */
 	size_t n_path_dirs;
 	struct listing *path_lists; /* listings of path_dirs, read when many names probe them */
 	bool list_path_dirs;
@@ -265,6 +267,11 @@ static int add_arg(struct planner *p, const char *arg, bool allow, struct nsrun_
 	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
 		return error_set(err, 0, "%s: '%s' does not name a directory entry", opt, arg);
 	if (!slash) {
+		if (!p->path_resolved) {
+			resolve_path_dirs(p, p->path_env);
+			p->path_lists = xcalloc(p->n_path_dirs + 1, sizeof(*p->path_lists));
+			p->path_resolved = true;
+		}
 		for (size_t i = 0; i < p->n_path_dirs; i++) {
 			/* Most PATH directories lack a given name: leave those alone. */
 			if (!allow && !is_glob(base) && !path_dir_has(p, i, base))
@@ -476,12 +483,10 @@ static void finish_plan(struct planner *p, struct hide_plan *ret)
 int hide_plan_build(const struct hide_config *cfg, const char *path_env, const struct hide_fs *fs,
 		    struct hide_plan *ret, struct nsrun_error *err)
 {
-	struct planner p = { .fs = fs };
+	struct planner p = { .fs = fs, .path_env = path_env };
 	int r = 0;
 
 	*ret = (struct hide_plan){ 0 };
-	resolve_path_dirs(&p, path_env);
-	p.path_lists = xcalloc(p.n_path_dirs + 1, sizeof(*p.path_lists));
 	p.list_path_dirs = strv_length(cfg->hide) > 16;
 	for (size_t i = 0; cfg->hide && cfg->hide[i] && r == 0; i++)
 		r = add_arg(&p, cfg->hide[i], false, err);

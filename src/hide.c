@@ -288,9 +288,15 @@ static int layer_finish(int wfd, const struct stat *st, const char *ws, const st
 	return 0;
 }
 
+/* One whiteout inode linked under every name, as overlayfs shares one in its own upper
+ * layers: it tells a whiteout by type and device number alone. A link allocates no
+ * inode, so it costs less than a mknod (bench/hide.sh: about 15% of the per-name time)
+ * and the layer holds one inode however many names it hides. */
 static int make_whiteouts(const struct hide_dir *hd, int wfd, struct nsrun_error *err)
 {
 	for (size_t i = 0; i < hd->n_names; i++) {
+		if (i > 0 && linkat(wfd, hd->names[0], wfd, hd->names[i], 0) == 0)
+			continue;
 		if (mknodat(wfd, hd->names[i], S_IFCHR | 0000, makedev(0, 0)) == 0)
 			continue;
 		if (errno == EPERM)
