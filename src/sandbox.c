@@ -329,6 +329,20 @@ static bool monitor_release(const struct setup_ctx *ctx)
 	       plan->sync.json_status_fd >= 0 || plan->sync.userns_block_fd >= 0;
 }
 
+/* The error and status pipes, and the release pipe when the child must wait (gop: -1s
+ * otherwise, and the monitor turns non-dumpable now; see monitor_release). */
+static int monitor_pipes(const struct setup_ctx *ctx, int errp[2], int stp[2], int gop[2],
+			 struct nsrun_error *err)
+{
+	gop[0] = gop[1] = -1;
+	if (pipe2(errp, O_CLOEXEC) < 0 || pipe2(stp, O_CLOEXEC) < 0 ||
+	    (monitor_release(ctx) && pipe2(gop, O_CLOEXEC) < 0))
+		return error_set(err, errno, "pipe");
+	if (gop[1] < 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return error_set(err, errno, "can't set dumpable");
+	return 0;
+}
+
 /* nsrun's own --die-with-parent, tracking the caller. */
 static void track_caller(const struct plan *plan, pid_t caller)
 {
@@ -399,12 +413,9 @@ int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 	/* Joining a user namespace changed the credentials, which clears the signal. */
 	if (plan->ns.userns_fd >= 0)
 		track_caller(plan, caller);
-	gop[0] = gop[1] = -1;
-	if (pipe2(errp, O_CLOEXEC) < 0 || pipe2(stp, O_CLOEXEC) < 0 ||
-	    (monitor_release(&ctx) && pipe2(gop, O_CLOEXEC) < 0))
-		return error_set(err, errno, "pipe");
-	if (gop[1] < 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		return error_set(err, errno, "can't set dumpable");
+	r = monitor_pipes(&ctx, errp, stp, gop, err);
+	if (r < 0)
+		return r;
 	r = monitor_identity(plan, &ctx, life, err);
 	if (r < 0)
 		return r;
