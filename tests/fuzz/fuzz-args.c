@@ -5,9 +5,9 @@
  * "--args FD" and is read by nsrun's real reader. The shape byte picks how many --args,
  * whether an option sits between them and whether a COMMAND follows. Invariants: a
  * failure explains itself; a success round-trips (fuzz_round_trip) and gives the plan
- * that the same entries written straight on argv give (unless one is "--"), split by a reference splitter
- * (NUL ends an entry, a trailing unterminated piece is an entry); every --args fd that
- * was read is closed and no other fd is touched.
+ * that the same entries written straight on argv give (unless one is "--"), split by a
+ * reference splitter (NUL ends an entry, a trailing unterminated piece is an entry);
+ * every --args fd that was read is closed and the others are left open.
  */
 #include "config.h"
 

@@ -170,8 +170,8 @@ case_keep_only() {
 		/usr/bin/env stat -c "%a %Y" /usr/bin 2>/dev/null || echo no-stat
 		for n in '"$(echo $binds)"'; do /usr/bin/env stat -c "%n %i %s %a" $n 2>/dev/null; done')
 	check "keep-only: stat is hidden (it is not kept)" [ "$(printf '%s\n' "$out" | head -n1)" = no-stat ]
-	out=$(nsrun $FX_RO --dev /dev --tmpfs /tmp --ro-bind "$FX/usr/bin/stat" /tmp/stat --overlay-allow ls \
-		--overlay-allow cat --overlay-allow sh --overlay-allow python3 --overlay-allow env \
+	out=$(nsrun $FX_RO --dev /dev --tmpfs /tmp --ro-bind "$FX/usr/bin/stat" /tmp/stat \
+		--overlay-allow ls --overlay-allow cat --overlay-allow sh --overlay-allow python3 --overlay-allow env \
 		-- /usr/bin/sh -c '
 		/tmp/stat -c "%a %Y" /usr/bin
 		for n in '"$(echo $binds)"'; do /tmp/stat -c "%n %i %s %a" $n; done')
@@ -253,7 +253,8 @@ $(stat -c %Y "$d/link") sub -> $(stat -c %a "$d/sub")"
 case_method_choice() {
 	local out want fstype
 	# The file system type of the topmost mount on /usr/bin (the fixture is bound below it).
-	fstype='t=; while read -r l; do case $l in *" /usr/bin "*) t=${l#* - };; esac; done </proc/self/mountinfo; echo ${t%% *}'
+	fstype='t=; while read -r l; do case $l in *" /usr/bin "*) t=${l#* - };; esac
+		done </proc/self/mountinfo; echo ${t%% *}'
 	out=$(nsrun $FX_RO --overlay-allow /usr/bin/sh -- /usr/bin/sh -c "$fstype")
 	check_eq "literal allowlist: /usr/bin is rebuilt (tmpfs)" tmpfs "$out"
 	out=$(nsrun $FX_RO --overlay-allow '/usr/bin/s?' -- /usr/bin/sh -c "$fstype")

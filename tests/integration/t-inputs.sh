@@ -96,7 +96,9 @@ insns 65537 "$TMP/wrap.bpf"
 case_seccomp_length() {
 	local out rc opt want
 	setup_work
-	want="nsrun: Unable to set up system call filtering as requested: prctl(PR_SET_SECCOMP) reported EINVAL. (Hint: this requires a kernel configured with CONFIG_SECCOMP and CONFIG_SECCOMP_FILTER.)"
+	want="nsrun: Unable to set up system call filtering as requested: prctl(PR_SET_SECCOMP)"
+	want="$want reported EINVAL. (Hint: this requires a kernel configured with CONFIG_SECCOMP"
+	want="$want and CONFIG_SECCOMP_FILTER.)"
 	for opt in --seccomp --add-seccomp-fd; do
 		out=$(nsrun "${RW[@]}" "$opt" 3 "$PROBE" write "$W/marker" 3<"$TMP/max.bpf" 2>&1)
 		check_eq "$opt with 4096 instructions: loads and runs" "write:$W/marker=ok" "$out"
