@@ -25,17 +25,6 @@ struct fuzz_reader {
 	size_t size;
 };
 
-static int give(const void *src, size_t n, size_t max, char **ret, size_t *len)
-{
-	if (n > max)
-		return -EFBIG;
-	*ret = xmalloc(n + 1);
-	memcpy(*ret, src, n);
-	(*ret)[n] = '\0';
-	*len = n;
-	return 0;
-}
-
 /* fd % 3 picks the whole input, the input after its first NUL, or EBADF. */
 static int fuzz_read(void *userdata, int fd, size_t max, char **ret, size_t *len)
 {
@@ -44,12 +33,12 @@ static int fuzz_read(void *userdata, int fd, size_t max, char **ret, size_t *len
 
 	switch (fd % 3) {
 	case 0:
-		return give(r->data, r->size, max, ret, len);
+		return fuzz_give(r->data, r->size, max, ret, len);
 	case 1:
 		nul = memchr(r->data, 0, r->size);
 		if (!nul)
-			return give("", 0, max, ret, len);
-		return give(nul + 1, r->size - (size_t)(nul + 1 - r->data), max, ret, len);
+			return fuzz_give("", 0, max, ret, len);
+		return fuzz_give(nul + 1, r->size - (size_t)(nul + 1 - r->data), max, ret, len);
 	default:
 		return -EBADF;
 	}

@@ -21,7 +21,7 @@ static char env_path[] = "PATH=/usr/bin:/bin", env_home[] = "HOME=/home/u",
 	    env_lang[] = "LANG=C.UTF-8";
 char *const fuzz_env[] = { env_path, env_home, env_lang, NULL };
 
-static int give(const void *src, size_t n, size_t max, char **ret, size_t *len)
+int fuzz_give(const void *src, size_t n, size_t max, char **ret, size_t *len)
 {
 	if (n > max)
 		return -EFBIG;
@@ -40,7 +40,7 @@ static int serve_progs(void *userdata, int fd, size_t max, char **ret, size_t *l
 
 	if (fd < PLAN_TO_ARGV_SECCOMP_FD_BASE || i >= p->seccomp.n_progs)
 		return -EBADF;
-	return give(p->seccomp.progs[i].data, p->seccomp.progs[i].len, max, ret, len);
+	return fuzz_give(p->seccomp.progs[i].data, p->seccomp.progs[i].len, max, ret, len);
 }
 
 void fuzz_round_trip(const struct plan *p1, bool selinux_enabled)

@@ -25,6 +25,9 @@ extern char *const fuzz_env[];
  * answer the same for both plans, as root and not; aborts otherwise. */
 void fuzz_round_trip(const struct plan *p1, bool selinux_enabled);
 
+/* A cli_io.read_fd answer: a NUL-terminated malloc'd copy of src[0..n), -EFBIG past max. */
+int fuzz_give(const void *src, size_t n, size_t max, char **ret, size_t *len);
+
 /* A memfd holding data (offset 0); aborts if it cannot be made. */
 int fuzz_memfd(const void *data, size_t len);
 
