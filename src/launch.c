@@ -212,18 +212,19 @@ static int in_place_setup(const struct setup_ctx *ctx, struct nsrun_error *err)
  * then fork, and let the leader wait and pass the status on, as setsid(1) -w does. */
 static int new_session(struct setup_ctx *ctx, struct nsrun_error *err)
 {
-	pid_t pid;
+	pid_t pid, leader;
 	int st;
 
 	if (setsid() >= 0)
 		return 0;
 	if (errno != EPERM)
 		return error_set(err, errno, "setsid");
+	leader = getpid(); /* before the fork: the child's getppid() could be late */
 	pid = fork();
 	if (pid < 0)
 		return error_set(err, errno, "fork for --new-session");
 	if (pid == 0) {
-		ctx->expected_ppid = getppid();
+		ctx->expected_ppid = leader;
 		ctx->parent_life_fd = -1;
 		return setsid() < 0 ? error_set(err, errno, "setsid") : 0;
 	}

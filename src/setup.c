@@ -368,7 +368,7 @@ void setup_child(const struct setup_ctx *ctx)
 	size_t n_locks = 0;
 	int ready[2] = { -1, -1 };
 	sigset_t set, mask;
-	pid_t pid;
+	pid_t pid, reaper;
 
 	sigprocmask(SIG_SETMASK, NULL, &mask);
 	if (prepare(ctx, &err) < 0)
@@ -397,6 +397,8 @@ void setup_child(const struct setup_ctx *ctx)
 	/* No signal may be lost between the fork and pid 1's first wait. */
 	reaper_signal_set(&set);
 	sigprocmask(SIG_BLOCK, &set, &mask);
+	/* Taken before the fork: a getppid() in the child could already see a new parent. */
+	reaper = getpid();
 	pid = fork();
 	if (pid < 0) {
 		error_set(&err, errno, "Can't fork for pid 1");
@@ -407,7 +409,7 @@ void setup_child(const struct setup_ctx *ctx)
 		struct setup_ctx payload_ctx = *ctx;
 
 		payload_ctx.parent_life_fd = -1;
-		payload_ctx.expected_ppid = getppid();
+		payload_ctx.expected_ppid = reaper;
 		close(ready[1]);
 		for (size_t i = 0; i < n_locks; i++)
 			close(locks[i]);
