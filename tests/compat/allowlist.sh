@@ -12,6 +12,17 @@
 # aside), which tests/compat/t-allowlist.sh looks for. Anything else that differs fails.
 # Keep this list short: a difference nobody documented is a bug to fix, not to list.
 
+# Sourcing this file fills ALLOW_CASE, ALLOW_LINES and ALLOW_MAN, index by index.
+shopt -s extglob # allowlist cases are extended globs
+ALLOW_CASE=()
+ALLOW_LINES=()
+ALLOW_MAN=()
+allow() {
+	ALLOW_CASE+=("$1")
+	ALLOW_LINES+=("$2")
+	ALLOW_MAN+=("$3")
+}
+
 # --help and the usage text printed when there is no command: the same options, grouped.
 allow '@(--help|no arguments|no command)' '^(bwrap|nsrun): ( {4}--[a-z]| {20,}[A-Za-z]|[A-Z][A-Za-z ()-]*:$|$)' \
 	'--help groups the options by topic, and its descriptions of some options are worded differently'

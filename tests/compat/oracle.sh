@@ -29,15 +29,6 @@ ORACLE_VERSION=$("$BWRAP" --version 2>&1)
 echo "# reference: $BWRAP ($ORACLE_VERSION)"
 
 # The allowlist: allow CASE-GLOB LINE-REGEX MAN-SENTENCE.
-shopt -s extglob # allowlist cases are extended globs
-ALLOW_CASE=()
-ALLOW_LINES=()
-ALLOW_MAN=()
-allow() {
-	ALLOW_CASE+=("$1")
-	ALLOW_LINES+=("$2")
-	ALLOW_MAN+=("$3")
-}
 . "$top_srcdir/tests/compat/allowlist.sh"
 
 # changed_lines A B: the lines only in A as "bwrap: LINE", those only in B as "nsrun: LINE".

@@ -22,15 +22,6 @@ if ! command -v mandoc >/dev/null; then
 	exit 0
 fi
 
-shopt -s extglob # allowlist cases are extended globs
-ALLOW_CASE=()
-ALLOW_LINES=()
-ALLOW_MAN=()
-allow() {
-	ALLOW_CASE+=("$1")
-	ALLOW_LINES+=("$2")
-	ALLOW_MAN+=("$3")
-}
 . "$top_srcdir/tests/compat/allowlist.sh"
 
 # squash: one line, single spaces (mandoc fills and justifies paragraphs).
