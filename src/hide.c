@@ -25,6 +25,7 @@
 
 #include "macros.h"
 #include "mount.h"
+#include "path.h"
 #include "syscall.h"
 #include "util.h"
 
@@ -36,67 +37,11 @@ static const char *rel(const char *canon)
 	return canon[1] ? canon + 1 : ".";
 }
 
-/* Walks path one component at a time so that symlinks resolve inside the sandbox and the
- * result names the directory a process in the sandbox would reach. */
+/* Symlinks resolve inside the sandbox: the result names the directory a process in the
+ * sandbox would reach. */
 static int root_resolve_dir(void *ctx, const char *path, char **ret)
 {
-	int root_fd = *(int *)ctx;
-	_cleanup_free_ char *cur = xstrdup(""), *todo = xstrdup(path);
-	int links = 0;
-
-	for (;;) {
-		char *p = todo, *comp, *next;
-		struct stat st;
-
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		comp = p;
-		p += strcspn(p, "/");
-		if (*p)
-			*p++ = '\0';
-		if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0) {
-			if (comp[1] == '.' && cur[0]) /* ".." of "/" is "/" */
-				*strrchr(cur, '/') = '\0';
-			memmove(todo, p, strlen(p) + 1);
-			continue;
-		}
-		next = xasprintf("%s/%s", cur, comp);
-		if (fstatat(root_fd, next + 1, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			int r = -errno;
-
-			free(next);
-			return r;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			char target[PATH_MAX];
-			ssize_t n = readlinkat(root_fd, next + 1, target, sizeof(target) - 1);
-			char *rest;
-
-			free(next);
-			if (n < 0)
-				return -errno;
-			if (++links > HIDE_MAX_SYMLINKS)
-				return -ELOOP;
-			target[n] = '\0';
-			if (target[0] == '/')
-				cur[0] = '\0';
-			rest = xasprintf("%s/%s", target, p);
-			free(todo);
-			todo = rest;
-			continue;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			free(next);
-			return -ENOTDIR;
-		}
-		free(cur);
-		cur = next;
-		memmove(todo, p, strlen(p) + 1);
-	}
-	*ret = cur[0] ? TAKE_PTR(cur) : xstrdup("/");
-	return 0;
+	return path_resolve_dir(&path_fd_tree, *(int *)ctx, path, ret);
 }
 
 /* Names are gathered in one buffer and packed: no allocation per entry (/usr/bin: 1300). */

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * path.c: confined resolution beneath a root fd. The walk keeps a stack of
- * directory fds so ".." never climbs above the root and an absolute symlink
- * restarts at the root; each component is opened O_PATH|O_NOFOLLOW, so the
- * kernel never follows a link on our behalf (magic links included).
+ * path.c: confined resolution beneath a root. The walk keeps a stack of
+ * directory handles so ".." never climbs above the root and an absolute symlink
+ * restarts at the root; each component is opened without following it, so the
+ * kernel never follows a link on our behalf (magic links included). It runs over
+ * a tree of callbacks, the real one (O_PATH fds) and the unit tests' tables, so
+ * the walk that ships is the walk that is tested.
  */
 #include "config.h"
 
@@ -22,97 +24,178 @@
 
 #define PATH_MAX_LINKS 40
 
-struct walk_stack {
-	int *fds;
-	size_t depth;
-	size_t cap;
-};
+/* ---- the real tree: handles are O_PATH fds ---- */
 
-static void stack_push(struct walk_stack *s, int fd)
+static int fd_open(void *ctx, int dir, const char *name)
 {
-	if (s->depth == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->fds = xrealloc(s->fds, s->cap * sizeof(int));
-	}
-	s->fds[s->depth++] = fd;
-}
+	int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
-/* Pops down to keep entries (never below the root at index 0). */
-static void stack_pop_to(struct walk_stack *s, size_t keep)
-{
-	while (s->depth > keep && s->depth > 1)
-		close(s->fds[--s->depth]);
-}
-
-static void stack_free(struct walk_stack *s)
-{
-	stack_pop_to(s, 0);
-	if (s->depth)
-		close(s->fds[0]);
-	free(s->fds);
-}
-
-static int top(const struct walk_stack *s)
-{
-	return s->fds[s->depth - 1];
-}
-
-static int open_nofollow(int dirfd, const char *name)
-{
-	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-
+	(void)ctx;
 	return fd < 0 ? -errno : fd;
 }
 
-/* Creates the missing component NAME in dirfd according to the walk options. */
-static int create_component(int dirfd, const char *name, bool is_last, bool slash,
+static int fd_mode(void *ctx, int h, mode_t *mode)
+{
+	struct stat st;
+
+	(void)ctx;
+	if (fstat(h, &st) < 0)
+		return -errno;
+	*mode = st.st_mode;
+	return 0;
+}
+
+static int fd_readlink(void *ctx, int h, char *buf, size_t size)
+{
+	ssize_t n = readlinkat(h, "", buf, size);
+
+	(void)ctx;
+	return n < 0 ? -errno : (int)n;
+}
+
+static int fd_mkdir(void *ctx, int dir, const char *name, mode_t mode)
+{
+	(void)ctx;
+	return mkdirat(dir, name, mode) < 0 ? -errno : 0;
+}
+
+static int fd_mkfile(void *ctx, int dir, const char *name, mode_t mode)
+{
+	int fd = openat(dir, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, mode);
+
+	(void)ctx;
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int fd_dup(void *ctx, int h)
+{
+	int fd = fcntl(h, F_DUPFD_CLOEXEC, 3);
+
+	(void)ctx;
+	return fd < 0 ? -errno : fd;
+}
+
+static void fd_close(void *ctx, int h)
+{
+	(void)ctx;
+	close(h);
+}
+
+const struct path_tree path_fd_tree = {
+	.open = fd_open,
+	.mode = fd_mode,
+	.readlink = fd_readlink,
+	.mkdir = fd_mkdir,
+	.mkfile = fd_mkfile,
+	.dup = fd_dup,
+	.close = fd_close,
+};
+
+/* ---- the walk, over any tree ---- */
+
+/* The directories walked so far, root first, with the length of the canonical path of
+ * each: ".." pops one, an absolute symlink pops back to the root. */
+struct walk {
+	const struct path_tree *t;
+	int *h;
+	size_t *len;
+	size_t depth, cap;
+	char *canon; /* "" for the root, else "/a/b" */
+	unsigned links;
+};
+
+static void walk_push(struct walk *w, int h, const char *name)
+{
+	size_t len = w->depth ? w->len[w->depth - 1] : 0;
+
+	if (w->depth == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 16;
+		w->h = xrealloc(w->h, w->cap * sizeof(*w->h));
+		w->len = xrealloc(w->len, w->cap * sizeof(*w->len));
+	}
+	if (name) {
+		char *c = xasprintf("%.*s/%s", (int)len, w->canon, name);
+
+		free(w->canon);
+		w->canon = c;
+		len = strlen(c);
+	}
+	w->h[w->depth] = h;
+	w->len[w->depth++] = len;
+}
+
+/* Pops down to keep entries (never below the root at index 0). */
+static void walk_pop_to(struct walk *w, size_t keep)
+{
+	while (w->depth > keep && w->depth > 1)
+		w->t->close(w->t->ctx, w->h[--w->depth]);
+	if (w->depth)
+		w->canon[w->len[w->depth - 1]] = '\0';
+}
+
+static void walk_free(struct walk *w)
+{
+	walk_pop_to(w, 1);
+	if (w->depth)
+		w->t->close(w->t->ctx, w->h[0]);
+	free(w->h);
+	free(w->len);
+	free(w->canon);
+}
+
+static int top(const struct walk *w)
+{
+	return w->h[w->depth - 1];
+}
+
+/* Creates the missing component NAME in the current directory as the options say. */
+static int create_component(const struct walk *w, const char *name, bool is_last, bool slash,
 			    const struct path_walk_opts *o, bool *created)
 {
-	int fd;
+	void *ctx = w->t->ctx;
+	int r;
 
 	if (!is_last) {
 		if (!o->create_parents)
 			return -ENOENT;
-		if (mkdirat(dirfd, name, o->parent_mode) < 0 && errno != EEXIST)
-			return -errno;
-		return 0;
+		r = w->t->mkdir ? w->t->mkdir(ctx, top(w), name, o->parent_mode) : -EROFS;
+		return r == -EEXIST ? 0 : r;
 	}
 	switch (o->last) {
 	case PATH_LAST_DIR:
-		if (mkdirat(dirfd, name, o->last_mode) < 0)
-			return errno == EEXIST ? 0 : -errno;
+		r = w->t->mkdir ? w->t->mkdir(ctx, top(w), name, o->last_mode) : -EROFS;
 		break;
 	case PATH_LAST_FILE:
 		/* "NAME/" names a directory: open(O_CREAT) refuses it so, and so does bwrap. */
 		if (slash)
 			return -EISDIR;
-		fd = openat(dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-			    o->last_mode);
-		if (fd < 0)
-			return errno == EEXIST ? 0 : -errno;
-		close(fd);
+		r = w->t->mkfile ? w->t->mkfile(ctx, top(w), name, o->last_mode) : -EROFS;
 		break;
 	case PATH_LAST_EXISTING:
 	case PATH_LAST_PARENT:
 	default:
 		return -ENOENT;
 	}
-	*created = true;
-	return 0;
+	if (r == 0)
+		*created = true;
+	return r == -EEXIST ? 0 : r;
 }
 
 /* Replaces the walked part of *buf with the link target followed by the rest. */
-static int splice_link(int linkfd, char **buf, const char *rest, struct walk_stack *s)
+static int splice_link(struct walk *w, int link, char **buf, const char *rest)
 {
 	char target[PATH_MAX];
-	ssize_t n = readlinkat(linkfd, "", target, sizeof(target) - 1);
+	int n = w->t->readlink(w->t->ctx, link, target, sizeof(target) - 1);
 	char *next;
 
 	if (n < 0)
-		return -errno;
+		return n;
 	target[n] = '\0';
 	if (target[0] == '/')
-		stack_pop_to(s, 1);
+		walk_pop_to(w, 1);
 	/* No '/' after the target when nothing follows: it would read as "a directory". */
 	next = xasprintf("%s%s%s", target, *rest ? "/" : "", rest);
 	free(*buf);
@@ -120,29 +203,51 @@ static int splice_link(int linkfd, char **buf, const char *rest, struct walk_sta
 	return 0;
 }
 
-static int walk_finish(struct walk_stack *s, int fd, const char *name, struct path_walk_result *res)
+/* Fills *res with h (may be -1) named NAME in the current directory; returns 1 (done). */
+static int walk_finish(struct walk *w, int h, const char *name, struct path_walk_result *res)
 {
-	res->parent_fd = fcntl(top(s), F_DUPFD_CLOEXEC, 3);
-	if (res->parent_fd < 0) {
-		int r = -errno;
+	size_t len = w->len[w->depth - 1];
 
-		if (fd >= 0)
-			close(fd);
+	res->parent_fd = w->t->dup(w->t->ctx, top(w));
+	if (res->parent_fd < 0) {
+		int r = res->parent_fd;
+
+		if (h >= 0)
+			w->t->close(w->t->ctx, h);
 		return r;
 	}
-	res->fd = fd;
+	res->fd = h;
 	res->name = xstrdup(name);
-	return 0;
+	if (strcmp(name, ".") == 0)
+		res->canon = xstrdup(len ? w->canon : "/");
+	else
+		res->canon = xasprintf("%.*s/%s", (int)len, w->canon, name);
+	return 1;
+}
+
+/* Follows the symlink h; the walk goes on from the start of the spliced buffer. */
+static int step_link(struct walk *w, int h, char **buf, char **p, const char *next,
+		     const struct path_walk_opts *o)
+{
+	int r;
+
+	if (o->no_symlinks || ++w->links > PATH_MAX_LINKS)
+		r = -ELOOP;
+	else
+		r = splice_link(w, h, buf, next);
+	w->t->close(w->t->ctx, h);
+	*p = *buf;
+	return r;
 }
 
 /* One component: returns 1 when the walk is finished, 0 to continue, or -errno. */
-static int walk_step(struct walk_stack *s, char **buf, char **p, const struct path_walk_opts *o,
-		     unsigned *links, struct path_walk_result *res)
+static int walk_step(struct walk *w, char **buf, char **p, const struct path_walk_opts *o,
+		     struct path_walk_result *res)
 {
 	char *comp = *p, *end = strchrnul(comp, '/'), *next = *end ? end + 1 : end;
 	bool is_last, slash = *end == '/';
-	struct stat st;
-	int fd, r;
+	mode_t mode;
+	int h, r;
 
 	*end = '\0';
 	is_last = next[strspn(next, "/")] == '\0';
@@ -150,88 +255,110 @@ static int walk_step(struct walk_stack *s, char **buf, char **p, const struct pa
 	if (strcmp(comp, ".") == 0)
 		return 0;
 	if (strcmp(comp, "..") == 0) {
-		stack_pop_to(s, s->depth - 1);
+		walk_pop_to(w, w->depth - 1);
 		return 0;
 	}
-	fd = open_nofollow(top(s), comp);
+	h = w->t->open(w->t->ctx, top(w), comp);
 	if (is_last && o->last == PATH_LAST_PARENT) {
-		if (fd < 0 && fd != -ENOENT)
-			return fd;
-		r = walk_finish(s, fd < 0 ? -1 : fd, comp, res);
-		return r < 0 ? r : 1;
+		if (h < 0 && h != -ENOENT)
+			return h;
+		return walk_finish(w, h < 0 ? -1 : h, comp, res);
 	}
-	if (fd == -ENOENT) {
-		r = create_component(top(s), comp, is_last, slash, o, &res->created);
+	if (h == -ENOENT) {
+		r = create_component(w, comp, is_last, slash, o, &res->created);
 		if (r < 0)
 			return r;
-		fd = open_nofollow(top(s), comp);
+		h = w->t->open(w->t->ctx, top(w), comp);
 	}
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		close(fd);
+	if (h < 0)
+		return h;
+	r = w->t->mode(w->t->ctx, h, &mode);
+	if (r < 0) {
+		w->t->close(w->t->ctx, h);
 		return r;
 	}
-	if (S_ISLNK(st.st_mode) && !(is_last && o->nofollow_last)) {
-		if (o->no_symlinks || ++*links > PATH_MAX_LINKS)
-			r = -ELOOP;
-		else
-			r = splice_link(fd, buf, next, s);
-		close(fd);
-		*p = *buf;
-		return r;
-	}
-	if (is_last && (!slash || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode))) {
-		r = walk_finish(s, fd, comp, res);
-		return r < 0 ? r : 1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		close(fd);
+	if (S_ISLNK(mode) && !(is_last && o->nofollow_last))
+		return step_link(w, h, buf, p, next, o);
+	if (is_last && (!slash || S_ISDIR(mode) || S_ISLNK(mode)))
+		return walk_finish(w, h, comp, res);
+	if (!S_ISDIR(mode)) {
+		w->t->close(w->t->ctx, h);
 		return -ENOTDIR;
 	}
-	stack_push(s, fd);
+	walk_push(w, h, comp);
 	return 0;
+}
+
+int path_walk_tree(const struct path_tree *t, int root, const char *path,
+		   const struct path_walk_opts *opts, struct path_walk_result *res)
+{
+	struct walk w = { .t = t, .canon = xstrdup("") };
+	_cleanup_free_ char *buf = xstrdup(path);
+	char *p = buf;
+	int h, r = 0;
+
+	*res = (struct path_walk_result){ .fd = -1, .parent_fd = -1 };
+	h = t->open(t->ctx, root, ".");
+	if (h < 0) {
+		free(w.canon);
+		return h;
+	}
+	walk_push(&w, h, NULL);
+	for (;;) {
+		p += strspn(p, "/");
+		if (*p == '\0') {
+			/* Ended on the root, "." or "..": the result is the current directory. */
+			h = t->dup(t->ctx, top(&w));
+			r = h < 0 ? h : walk_finish(&w, h, ".", res);
+			break;
+		}
+		r = walk_step(&w, &buf, &p, opts, res);
+		if (r != 0)
+			break;
+	}
+	walk_free(&w);
+	return r < 0 ? r : 0;
 }
 
 int path_walk(int root_fd, const char *path, const struct path_walk_opts *opts,
 	      struct path_walk_result *res)
 {
-	struct walk_stack s = { 0 };
-	_cleanup_free_ char *buf = xstrdup(path);
-	char *p = buf;
-	unsigned links = 0;
-	int fd, r = 0;
+	return path_walk_tree(&path_fd_tree, root_fd, path, opts, res);
+}
 
+void path_walk_result_free_tree(const struct path_tree *t, struct path_walk_result *res)
+{
+	if (res->fd >= 0)
+		t->close(t->ctx, res->fd);
+	if (res->parent_fd >= 0)
+		t->close(t->ctx, res->parent_fd);
+	free(res->name);
+	free(res->canon);
 	*res = (struct path_walk_result){ .fd = -1, .parent_fd = -1 };
-	fd = openat(root_fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	stack_push(&s, fd);
-	for (;;) {
-		p += strspn(p, "/");
-		if (*p == '\0') {
-			/* Ended on the root, "." or "..": the result is the current directory. */
-			fd = fcntl(top(&s), F_DUPFD_CLOEXEC, 3);
-			r = fd < 0 ? -errno : walk_finish(&s, fd, ".", res);
-			break;
-		}
-		r = walk_step(&s, &buf, &p, opts, &links, res);
-		if (r != 0)
-			break;
-	}
-	stack_free(&s);
-	return r < 0 ? r : 0;
 }
 
 void path_walk_result_free(struct path_walk_result *res)
 {
-	if (res->fd >= 0)
-		close(res->fd);
-	if (res->parent_fd >= 0)
-		close(res->parent_fd);
-	free(res->name);
-	*res = (struct path_walk_result){ .fd = -1, .parent_fd = -1 };
+	path_walk_result_free_tree(&path_fd_tree, res);
+}
+
+int path_resolve_dir(const struct path_tree *t, int root, const char *path, char **canon)
+{
+	struct path_walk_opts o = { .last = PATH_LAST_EXISTING };
+	struct path_walk_result res;
+	mode_t mode;
+	int r;
+
+	r = path_walk_tree(t, root, path, &o, &res);
+	if (r < 0)
+		return r;
+	r = t->mode(t->ctx, res.fd, &mode);
+	if (r == 0 && !S_ISDIR(mode))
+		r = -ENOTDIR;
+	if (r == 0)
+		*canon = TAKE_PTR(res.canon);
+	path_walk_result_free_tree(t, &res);
+	return r;
 }
 
 static int open_via_walk(int root_fd, const char *path, int flags, bool no_symlinks)

@@ -35,8 +35,37 @@ struct path_walk_result {
 	int fd;
 	int parent_fd;
 	char *name;
+	char *canon;  /* the canonical path of the result in the root: "/", "/usr/bin" */
 	bool created; /* the last component was created by this walk */
 };
+
+/* A tree the walk runs over. Handles are ints (O_PATH fds for the real tree); every
+ * callback returns -errno on failure. open never follows a symlink in NAME (it opens "."
+ * too); mode gives st_mode; readlink returns the length (unterminated); mkdir and
+ * mkfile (NULL: read-only tree) fail with -EEXIST when NAME exists. */
+struct path_tree {
+	void *ctx;
+	int (*open)(void *ctx, int dir, const char *name);
+	int (*mode)(void *ctx, int h, mode_t *mode);
+	int (*readlink)(void *ctx, int h, char *buf, size_t size);
+	int (*mkdir)(void *ctx, int dir, const char *name, mode_t mode);
+	int (*mkfile)(void *ctx, int dir, const char *name, mode_t mode);
+	int (*dup)(void *ctx, int h);
+	void (*close)(void *ctx, int h);
+};
+
+/* The real tree: handles are fds, root is a directory fd. */
+extern const struct path_tree path_fd_tree;
+
+/* path_walk over any tree (root: its root's handle); release with
+ * path_walk_result_free_tree. */
+int path_walk_tree(const struct path_tree *t, int root, const char *path,
+		   const struct path_walk_opts *opts, struct path_walk_result *res);
+void path_walk_result_free_tree(const struct path_tree *t, struct path_walk_result *res);
+
+/* The canonical path ("/usr/bin") of the directory PATH names in the tree, symlinks
+ * resolved inside it: -ENOENT, -ENOTDIR, -ELOOP as the walk finds them. */
+int path_resolve_dir(const struct path_tree *t, int root, const char *path, char **canon);
 
 /* Walks PATH beneath root_fd. On success fills *res (release with path_walk_result_free). */
 int path_walk(int root_fd, const char *path, const struct path_walk_opts *opts,

@@ -13,11 +13,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
 #include "hide-plan.h"
+#include "path.h"
 #include "util.h"
 
 /* The fake tree's paths are short; truncation there cannot happen. */
@@ -75,51 +78,64 @@ static bool is_dir(int i)
 	return fake[i].path[strlen(fake[i].path) - 1] == '/';
 }
 
-static int fake_resolve(void *ctx, const char *path, char **ret)
+/* The fake table as a tree for path.c's walk: handle 0 is the root, i + 1 is fake[i]. */
+static int tree_open(void *ctx, int dir, const char *name)
 {
-	char cur[4096] = "", todo[4096];
-	int links = 0;
+	char path[4096];
+	const char *d = dir ? fake[dir - 1].path : "";
+	int i;
 
 	(void)ctx;
-	snprintf(todo, sizeof(todo), "%s", path);
-	for (;;) {
-		char *p = todo, *comp, next[4096], rest[4096];
-		int i;
+	if (strcmp(name, ".") == 0)
+		return dir;
+	snprintf(path, sizeof(path), "%.*s/%s", (int)(strlen(d) - (dir && is_dir(dir - 1))), d,
+		 name);
+	i = lookup(path);
+	return i < 0 ? -ENOENT : i + 1;
+}
 
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		comp = p;
-		p += strcspn(p, "/");
-		if (*p)
-			*p++ = '\0';
-		snprintf(rest, sizeof(rest), "%s", p);
-		if (strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0) {
-			if (comp[1] && strrchr(cur, '/'))
-				*strrchr(cur, '/') = '\0';
-			snprintf(todo, sizeof(todo), "%s", rest);
-			continue;
-		}
-		snprintf(next, sizeof(next), "%s/%s", cur, comp);
-		i = lookup(next);
-		if (i < 0)
-			return -ENOENT;
-		if (fake[i].target) {
-			if (++links > 40)
-				return -ELOOP;
-			if (fake[i].target[0] == '/')
-				cur[0] = '\0';
-			snprintf(todo, sizeof(todo), "%s/%s", fake[i].target, rest);
-			continue;
-		}
-		if (!is_dir(i))
-			return -ENOTDIR;
-		snprintf(cur, sizeof(cur), "%s", next);
-		snprintf(todo, sizeof(todo), "%s", rest);
-	}
-	*ret = xstrdup(cur[0] ? cur : "/");
+static int tree_mode(void *ctx, int h, mode_t *mode)
+{
+	(void)ctx;
+	if (h == 0 || is_dir(h - 1))
+		*mode = S_IFDIR | 0755;
+	else
+		*mode = fake[h - 1].target ? S_IFLNK | 0777 : S_IFREG | 0644;
 	return 0;
+}
+
+static int tree_readlink(void *ctx, int h, char *buf, size_t size)
+{
+	(void)ctx;
+	if (h == 0 || !fake[h - 1].target)
+		return -EINVAL;
+	return snprintf(buf, size, "%s", fake[h - 1].target);
+}
+
+static int tree_dup(void *ctx, int h)
+{
+	(void)ctx;
+	return h;
+}
+
+static void tree_close(void *ctx, int h)
+{
+	(void)ctx;
+	(void)h;
+}
+
+static const struct path_tree tree = {
+	.open = tree_open,
+	.mode = tree_mode,
+	.readlink = tree_readlink,
+	.dup = tree_dup,
+	.close = tree_close,
+};
+
+static int fake_resolve(void *ctx, const char *path, char **ret)
+{
+	(void)ctx;
+	return path_resolve_dir(&tree, 0, path, ret);
 }
 
 static int fake_list(void *ctx, const char *dir, char ***ret)
@@ -217,6 +233,35 @@ static void expect_error(const char *const *hide, const char *const *allow, cons
 
 	assert_int_equal(plan_text(hide, allow, path_env, out, sizeof(out), &err), -code);
 	assert_non_null(strstr(err.msg, needle));
+}
+
+/* path.c's walk, the one the engine runs, over the fake tree: links resolve inside the
+ * root, ".." never climbs above it, and each failure keeps its errno. */
+static void assert_resolves(const char *path, const char *want)
+{
+	char *canon = NULL;
+
+	assert_int_equal(path_resolve_dir(&tree, 0, path, &canon), 0);
+	assert_string_equal(canon, want);
+	free(canon);
+}
+
+static void test_resolve_walk(void **state)
+{
+	char *canon = NULL;
+
+	(void)state;
+	assert_resolves("/", "/");
+	assert_resolves("/bin", "/usr/bin");
+	assert_resolves("/bin/", "/usr/bin");
+	assert_resolves("//usr/./local//bin/..", "/usr/local");
+	assert_resolves("/../../usr/../..", "/");
+	assert_resolves("/etc/alternatives/../../bin/../sbin", "/usr/sbin");
+	assert_int_equal(path_resolve_dir(&tree, 0, "/nope", &canon), -ENOENT);
+	assert_int_equal(path_resolve_dir(&tree, 0, "/usr/bin/ls", &canon), -ENOTDIR);
+	assert_int_equal(path_resolve_dir(&tree, 0, "/usr/bin/editor/..", &canon), -ENOTDIR);
+	assert_int_equal(path_resolve_dir(&tree, 0, "/loop/x", &canon), -ELOOP);
+	assert_null(canon);
 }
 
 static void test_name_in_every_path_dir(void **state)
@@ -399,6 +444,7 @@ static void test_method_choice(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_resolve_walk),
 		cmocka_unit_test(test_name_in_every_path_dir),
 		cmocka_unit_test(test_name_only_where_present),
 		cmocka_unit_test(test_path_skips_relative_empty_missing),

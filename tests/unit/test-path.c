@@ -106,11 +106,31 @@ static void test_walk_escapes_stay_inside(void **state)
 
 		assert_int_equal(path_walk(f->root_fd, paths[i], &o, &res), 0);
 		assert_string_equal(res.name, "f");
+		assert_string_equal(res.canon, "/etc/f");
 		assert_int_equal(fstatat(f->root_fd, "etc/f", &a, 0), 0);
 		assert_int_equal(fstat(res.fd, &b), 0);
 		assert_true(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
 		path_walk_result_free(&res);
 	}
+}
+
+/* The real tree's canonical directory names, as --overlay-hide's planner sees them. */
+static void test_resolve_dir(void **state)
+{
+	struct fixture *f = *state;
+	char *canon = NULL;
+
+	assert_int_equal(path_resolve_dir(&path_fd_tree, f->root_fd, "esc/sub/../abs", &canon), 0);
+	assert_string_equal(canon, "/etc");
+	free(canon);
+	assert_int_equal(path_resolve_dir(&path_fd_tree, f->root_fd, "/", &canon), 0);
+	assert_string_equal(canon, "/");
+	free(canon);
+	canon = NULL;
+	assert_int_equal(path_resolve_dir(&path_fd_tree, f->root_fd, "plain", &canon), -ENOTDIR);
+	assert_int_equal(path_resolve_dir(&path_fd_tree, f->root_fd, "dangling", &canon), -ENOENT);
+	assert_int_equal(path_resolve_dir(&path_fd_tree, f->root_fd, "loop1", &canon), -ELOOP);
+	assert_null(canon);
 }
 
 static void test_loops_and_magic(void **state)
@@ -262,6 +282,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open_escapes_stay_inside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_walk_escapes_stay_inside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resolve_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loops_and_magic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_symlinks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_p_modes, setup, teardown),
