@@ -419,55 +419,12 @@ static int h_overlay_src(struct cli_state *st, const struct cli_option *opt, cha
 	return 0;
 }
 
-/* Which op an option creates, its -try flag and its default mode (bwrap's values). */
-static const struct op_row {
-	enum cli_option_id id;
-	enum op_type type;
-	unsigned flags;
-	mode_t default_perms; /* 0: --perms does not apply */
-} op_rows[] = {
-	{ OPT_BIND, OP_BIND, 0, 0 },
-	{ OPT_BIND_TRY, OP_BIND, OP_F_TRY, 0 },
-	{ OPT_RO_BIND, OP_RO_BIND, 0, 0 },
-	{ OPT_RO_BIND_TRY, OP_RO_BIND, OP_F_TRY, 0 },
-	{ OPT_DEV_BIND, OP_DEV_BIND, 0, 0 },
-	{ OPT_DEV_BIND_TRY, OP_DEV_BIND, OP_F_TRY, 0 },
-	{ OPT_BIND_FD, OP_BIND_FD, 0, 0 },
-	{ OPT_RO_BIND_FD, OP_RO_BIND_FD, 0, 0 },
-	{ OPT_REMOUNT_RO, OP_REMOUNT_RO, 0, 0 },
-	{ OPT_PROC, OP_PROC, 0, 0 },
-	{ OPT_DEV, OP_DEV, 0, 0 },
-	{ OPT_TMPFS, OP_TMPFS, 0, 0755 },
-	{ OPT_MQUEUE, OP_MQUEUE, 0, 0 },
-	{ OPT_DIR, OP_DIR, 0, 0755 },
-	{ OPT_FILE, OP_FILE, 0, 0666 },
-	{ OPT_BIND_DATA, OP_BIND_DATA, 0, 0600 },
-	{ OPT_RO_BIND_DATA, OP_RO_BIND_DATA, 0, 0600 },
-	{ OPT_SYMLINK, OP_SYMLINK, 0, 0 },
-	{ OPT_CHMOD, OP_CHMOD, 0, 0 },
-	{ OPT_OVERLAY, OP_OVERLAY, 0, 0 },
-	{ OPT_TMP_OVERLAY, OP_TMP_OVERLAY, 0, 0 },
-	{ OPT_RO_OVERLAY, OP_RO_OVERLAY, 0, 0 },
-};
-
-static const struct op_row *find_op_row(enum cli_option_id id)
+static int check_overlay_srcs(struct cli_state *st, const struct op_desc *d,
+			      struct nsrun_error *err)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(op_rows); i++)
-		if (op_rows[i].id == id)
-			return &op_rows[i];
-	return NULL;
-}
-
-static int check_overlay_srcs(struct cli_state *st, enum cli_option_id id, struct nsrun_error *err)
-{
-	size_t need = id == OPT_RO_OVERLAY ? 2 : 1;
-	const char *name = id == OPT_OVERLAY	 ? "--overlay" :
-			   id == OPT_TMP_OVERLAY ? "--tmp-overlay" :
-						   "--ro-overlay";
-
-	if (strv_length(st->overlay_srcs) < need)
-		return error_set(err, 0, "%s requires at least %s --overlay-src", name,
-				 need == 2 ? "two" : "one");
+	if (strv_length(st->overlay_srcs) < d->min_layers)
+		return error_set(err, 0, "%s requires at least %s --overlay-src", d->name,
+				 d->min_layers == 2 ? "two" : "one");
 	return 0;
 }
 
@@ -475,22 +432,21 @@ static int check_overlay_srcs(struct cli_state *st, enum cli_option_id id, struc
 static int h_op(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		struct nsrun_error *err)
 {
-	const struct op_row *row = find_op_row(opt->id);
-	enum op_type t = row ? row->type : OP_MAX;
-	bool is_overlay = t == OP_OVERLAY || t == OP_TMP_OVERLAY || t == OP_RO_OVERLAY;
-	bool has_fd = t == OP_BIND_FD || t == OP_RO_BIND_FD || t == OP_FILE || t == OP_BIND_DATA ||
-		      t == OP_RO_BIND_DATA;
+	const struct op_desc *d;
+	enum op_type t;
+	bool try;
 	mode_t mode = 0;
 	struct op *op;
 	int fd = -1, r = 0;
 
-	if (!row)
-		return -EINVAL; /* the handler table and op_rows disagree: a bug */
-	if (has_fd)
+	if (!op_lookup(opt->name, &t, &try))
+		return -EINVAL; /* the handler table names a non-op: a bug */
+	d = op_desc(t);
+	if (d->args & OP_A_FD)
 		r = get_fd(a[0], &fd, err);
-	else if (is_overlay)
-		r = check_overlay_srcs(st, opt->id, err);
-	else if (t == OP_CHMOD && parse_octal_mode(a[0], &mode) < 0)
+	else if (d->min_layers)
+		r = check_overlay_srcs(st, d, err);
+	else if ((d->args & OP_A_MODE) && parse_octal_mode(a[0], &mode) < 0)
 		r = error_set(err, 0, "--chmod takes an octal argument <= 07777");
 	if (r < 0)
 		return r;
@@ -498,13 +454,13 @@ static int h_op(struct cli_state *st, const struct cli_option *opt, char *const 
 	if (!op)
 		return error_set(err, 0, "Too many filesystem operations (at most %d)",
 				 PLAN_MAX_OPS);
-	op->flags = row->flags;
+	op->flags = try ? OP_F_TRY : 0;
 	op->fd = fd;
 	op->perms = mode;
-	if (is_overlay)
+	if (d->min_layers)
 		op->layers = TAKE_PTR(st->overlay_srcs);
-	if (row->default_perms) {
-		op->perms = st->has_perms ? st->perms : row->default_perms;
+	if (d->default_perms) {
+		op->perms = st->has_perms ? st->perms : d->default_perms;
 		op->flags |= st->has_perms ? OP_F_HAS_PERMS : 0;
 		st->has_perms = false;
 	}
@@ -520,7 +476,7 @@ static int h_op(struct cli_state *st, const struct cli_option *opt, char *const 
 		op->workdir = xstrdup(a[1]);
 		op->dest = xstrdup(a[2]);
 	} else {
-		op->source = has_fd || t == OP_CHMOD ? NULL : xstrdup(a[0]);
+		op->source = (d->args & OP_A_SOURCE) ? xstrdup(a[0]) : NULL;
 		op->dest = xstrdup(a[1]);
 	}
 	return 0;

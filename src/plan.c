@@ -66,31 +66,54 @@ struct op *plan_add_op(struct plan *plan, enum op_type type)
 	return op;
 }
 
+static const struct op_desc op_descs[OP_MAX + 1] = {
+	[OP_BIND] = { "--bind", OP_A_SOURCE | OP_A_TRY, 0, 0, false, false },
+	[OP_RO_BIND] = { "--ro-bind", OP_A_SOURCE | OP_A_TRY, 0, 0, true, false },
+	[OP_DEV_BIND] = { "--dev-bind", OP_A_SOURCE | OP_A_TRY, 0, 0, false, true },
+	[OP_BIND_FD] = { "--bind-fd", OP_A_FD, 0, 0, false, false },
+	[OP_RO_BIND_FD] = { "--ro-bind-fd", OP_A_FD, 0, 0, true, false },
+	[OP_REMOUNT_RO] = { "--remount-ro", 0, 0, 0, true, false },
+	[OP_PROC] = { "--proc", 0, 0, 0, false, false },
+	[OP_DEV] = { "--dev", 0, 0, 0, false, true },
+	[OP_TMPFS] = { "--tmpfs", 0, 0755, 0, false, false },
+	[OP_MQUEUE] = { "--mqueue", 0, 0, 0, false, false },
+	[OP_DIR] = { "--dir", 0, 0755, 0, false, false },
+	[OP_FILE] = { "--file", OP_A_FD, 0666, 0, false, false },
+	[OP_BIND_DATA] = { "--bind-data", OP_A_FD, 0600, 0, false, false },
+	[OP_RO_BIND_DATA] = { "--ro-bind-data", OP_A_FD, 0600, 0, true, false },
+	[OP_SYMLINK] = { "--symlink", OP_A_SOURCE, 0, 0, false, false },
+	[OP_CHMOD] = { "--chmod", OP_A_MODE, 0, 0, false, false },
+	[OP_OVERLAY] = { "--overlay", OP_A_SOURCE | OP_A_WORKDIR, 0, 1, false, false },
+	[OP_TMP_OVERLAY] = { "--tmp-overlay", 0, 0, 1, false, false },
+	[OP_RO_OVERLAY] = { "--ro-overlay", 0, 0, 2, true, false },
+	[OP_MAX] = { "--unknown", 0, 0, 0, false, false },
+};
+
+const struct op_desc *op_desc(enum op_type type)
+{
+	return &op_descs[(unsigned)type < OP_MAX ? type : OP_MAX];
+}
+
+bool op_lookup(const char *name, enum op_type *type, bool *try)
+{
+	for (unsigned t = 0; t < OP_MAX; t++) {
+		const struct op_desc *d = &op_descs[t];
+		size_t n = strlen(d->name);
+
+		if (strncmp(name, d->name, n) != 0)
+			continue;
+		*try = strcmp(name + n, "-try") == 0 && (d->args & OP_A_TRY);
+		if (name[n] && !*try)
+			continue;
+		*type = (enum op_type)t;
+		return true;
+	}
+	return false;
+}
+
 const char *op_type_name(enum op_type type)
 {
-	static const char *const names[OP_MAX] = {
-		[OP_BIND] = "--bind",
-		[OP_RO_BIND] = "--ro-bind",
-		[OP_DEV_BIND] = "--dev-bind",
-		[OP_BIND_FD] = "--bind-fd",
-		[OP_RO_BIND_FD] = "--ro-bind-fd",
-		[OP_REMOUNT_RO] = "--remount-ro",
-		[OP_PROC] = "--proc",
-		[OP_DEV] = "--dev",
-		[OP_TMPFS] = "--tmpfs",
-		[OP_MQUEUE] = "--mqueue",
-		[OP_DIR] = "--dir",
-		[OP_FILE] = "--file",
-		[OP_BIND_DATA] = "--bind-data",
-		[OP_RO_BIND_DATA] = "--ro-bind-data",
-		[OP_SYMLINK] = "--symlink",
-		[OP_CHMOD] = "--chmod",
-		[OP_OVERLAY] = "--overlay",
-		[OP_TMP_OVERLAY] = "--tmp-overlay",
-		[OP_RO_OVERLAY] = "--ro-overlay",
-	};
-
-	return (unsigned)type < OP_MAX ? names[type] : "--unknown";
+	return op_desc(type)->name;
 }
 
 /* ---- validation ---- */
@@ -421,7 +444,7 @@ static void op_to_argv(char ***v, const struct op *op)
 		name = try_name = xasprintf("%s-try", name);
 	push(v, name);
 	free(try_name);
-	if (op->type == OP_CHMOD)
+	if (op_desc(op->type)->args & OP_A_MODE)
 		push_num(v, NULL, op->perms, true);
 	else if (op->fd >= 0)
 		push_fd(v, NULL, op->fd);

@@ -187,6 +187,30 @@ void plan_free(struct plan *plan);
 struct op *plan_add_op(struct plan *plan, enum op_type type);
 
 /* Name of the option that creates an op type, e.g. "--ro-bind" (for messages and dumps). */
+/* What a filesystem op is, in one table that the parser (cli.c), the plan's printers
+ * (plan.c) and the engine (rootfs.c) all read, so a default cannot drift between them. */
+enum op_arg {
+	OP_A_SOURCE = 1u << 0,	/* takes a host path (or symlink target) before DEST */
+	OP_A_FD = 1u << 1,	/* takes a caller fd before DEST */
+	OP_A_MODE = 1u << 2,	/* takes an octal mode before DEST (--chmod) */
+	OP_A_WORKDIR = 1u << 3, /* --overlay RWSRC WORKDIR DEST */
+	OP_A_TRY = 1u << 4,	/* has a -try variant */
+};
+
+struct op_desc {
+	const char *name;     /* the option, without "-try" */
+	unsigned args;	      /* enum op_arg */
+	mode_t default_perms; /* mode without --perms; 0: --perms does not apply */
+	unsigned min_layers;  /* --overlay-src layers it needs; 0: takes none */
+	bool read_only;	      /* a read-only mount */
+	bool devices;	      /* device nodes work (no nodev) */
+};
+
+/* The descriptor of type (a "--unknown" one for OP_MAX or beyond). */
+const struct op_desc *op_desc(enum op_type type);
+/* The op an option NAME ("--bind-try") creates, and whether it is the -try variant;
+ * false when NAME is no filesystem op. */
+bool op_lookup(const char *name, enum op_type *type, bool *try);
 const char *op_type_name(enum op_type type);
 
 /* Cross-option checks, with bwrap's wording. is_root: real uid is 0 (no implied userns).

@@ -236,9 +236,10 @@ static int final_pivot(struct nsrun_error *err)
 
 /* ---- ops ---- */
 
-static mode_t op_mode(const struct op *op, mode_t def)
+/* The op's mode: --perms, else its default from the op table. */
+static mode_t op_mode(const struct op *op)
 {
-	return (op->flags & OP_F_HAS_PERMS) ? op->perms : def;
+	return (op->flags & OP_F_HAS_PERMS) ? op->perms : op_desc(op->type)->default_perms;
 }
 
 /* bwrap narrows new parents by the op's effective mode, where ops that take no --perms
@@ -246,23 +247,15 @@ static mode_t op_mode(const struct op *op, mode_t def)
  * parents (measured with bwrap 0.8), while --dir/--tmpfs/--file keep 0755. */
 static mode_t op_parent_mode(const struct op *op)
 {
-	static const mode_t def[OP_MAX] = {
-		[OP_TMPFS] = 0755,     [OP_DIR] = 0755,		 [OP_FILE] = 0666,
-		[OP_BIND_DATA] = 0600, [OP_RO_BIND_DATA] = 0600,
-	};
-
-	return path_parent_mode(true, op_mode(op, op->type < OP_MAX ? def[op->type] : 0));
+	return path_parent_mode(true, op_mode(op));
 }
 
 static uint64_t bind_attrs(enum op_type type)
 {
-	uint64_t a = MOUNT_ATTR_NOSUID;
+	const struct op_desc *d = op_desc(type);
 
-	if (type != OP_DEV_BIND)
-		a |= MOUNT_ATTR_NODEV;
-	if (type == OP_RO_BIND || type == OP_RO_BIND_FD)
-		a |= MOUNT_ATTR_RDONLY;
-	return a;
+	return MOUNT_ATTR_NOSUID | (d->devices ? 0 : MOUNT_ATTR_NODEV) |
+	       (d->read_only ? MOUNT_ATTR_RDONLY : 0);
 }
 
 static int make_mountpoint_for(int root_fd, const struct op *op, int src_fd,
@@ -368,7 +361,7 @@ static int mkdir_dest(int root_fd, const struct op *op, struct nsrun_error *err)
 
 static int do_tmpfs(int root_fd, const struct op *op, struct nsrun_error *err)
 {
-	_cleanup_free_ char *mode = xasprintf("0%o", (unsigned)op_mode(op, 0755));
+	_cleanup_free_ char *mode = xasprintf("0%o", (unsigned)op_mode(op));
 	_cleanup_free_ char *size = xasprintf("%llu", (unsigned long long)op->size);
 	struct mount_opt opts[3] = { { "source", "tmpfs" }, { "mode", mode }, { "size", size } };
 	size_t n = (op->flags & OP_F_HAS_SIZE) ? 3 : 2;
@@ -496,11 +489,10 @@ static int do_data_op(struct rootfs_state *st, int root_fd, const struct op *op,
 	int r;
 
 	if (op->type == OP_FILE)
-		r = files_file(root_fd, op->dest, op->fd, op_mode(op, 0666), op_parent_mode(op),
-			       err);
+		r = files_file(root_fd, op->dest, op->fd, op_mode(op), op_parent_mode(op), err);
 	else
-		r = files_bind_data(root_fd, st->staging_fd, op->dest, op->fd, op_mode(op, 0600),
-				    op->type == OP_RO_BIND_DATA, op_parent_mode(op), err);
+		r = files_bind_data(root_fd, st->staging_fd, op->dest, op->fd, op_mode(op),
+				    op_desc(op->type)->read_only, op_parent_mode(op), err);
 	close(op->fd);
 	return r;
 }
@@ -532,7 +524,7 @@ static int run_op(struct rootfs_state *st, const struct op *op, const struct res
 	case OP_MQUEUE:
 		return do_simple_fs(root_fd, op, "mqueue", 0, err);
 	case OP_DIR:
-		return files_dir(root_fd, op->dest, op_mode(op, 0755), op_parent_mode(op), err);
+		return files_dir(root_fd, op->dest, op_mode(op), op_parent_mode(op), err);
 	case OP_FILE:
 	case OP_BIND_DATA:
 	case OP_RO_BIND_DATA:

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -203,8 +204,8 @@ static void test_to_argv(void **state)
 			"--cap-drop", "cap_net_raw", "--level-prefix", "x"));
 	round_trip(ARGS("--landlock-rw", "/a", "--landlock-exec", "/b", "--landlock-connect-tcp",
 			"1", "--landlock-bind-tcp", "0", "--landlock-scope", "--landlock-only",
-			"--landlock-deny-unix",
-			"--overlay-hide", "x", "--overlay-allow", "/y", "z"));
+			"--landlock-deny-unix", "--overlay-hide", "x", "--overlay-allow", "/y",
+			"z"));
 	round_trip(ARGS("--unshare-ipc", "--help"));
 	round_trip(ARGS("--version"));
 	round_trip(ARGS("--landlock-abi"));
@@ -270,6 +271,40 @@ static void test_op_type_name(void **state)
 	assert_string_equal(op_type_name(OP_MAX), "--unknown");
 }
 
+/* The op table and the option table agree: each op's option (and its -try variant, when
+ * the op has one) takes exactly the arguments the descriptor says, and maps back. */
+static void test_op_table(void **state)
+{
+	(void)state;
+	for (int t = 0; t < OP_MAX; t++) {
+		const struct op_desc *d = op_desc((enum op_type)t);
+		unsigned want = 1 + !!(d->args & (OP_A_SOURCE | OP_A_FD | OP_A_MODE)) +
+				!!(d->args & OP_A_WORKDIR);
+		char try_name[64];
+		const struct cli_option *o = cli_find_option(d->name), *ot;
+		enum op_type back;
+		bool try;
+
+		snprintf(try_name, sizeof(try_name), "%s-try", d->name);
+		ot = cli_find_option(try_name);
+		assert_int_equal(o->arity, want);
+		assert_true(op_lookup(d->name, &back, &try) && (int)back == t && !try);
+		assert_int_equal(ot != NULL, !!(d->args & OP_A_TRY));
+		if (ot) {
+			assert_int_equal(ot->arity, want);
+			assert_true(op_lookup(try_name, &back, &try) && (int)back == t && try);
+		}
+	}
+	{
+		enum op_type t;
+		bool try;
+
+		assert_false(op_lookup("--overlay-src", &t, &try));
+		assert_false(op_lookup("--dir-try", &t, &try));
+		assert_false(op_lookup("--perms", &t, &try));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_to_argv),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_op_type_name),
+		cmocka_unit_test(test_op_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
