@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cli-options.h: the single source of truth for nsrun's options. One X-macro row per
- * option: enum suffix, name, arity (0-3), help group, flags, metavariables, help text.
+ * option: enum suffix, name, arity (0-3), help group, flags, action, metavariables, help
+ * text. The action is what parsing the option does, expanded only by cli.c: FN(handler),
+ * or for plain setters the plan field they set: ON/OFF(bool), FD(int), STR(string),
+ * LIST(string vector), NS/NSTRY(namespace request), MODE(plan mode), and a few more.
  * Rows are sorted by name (strcmp order; a unit test checks it) so the parser can bsearch.
  */
 #pragma once
@@ -31,88 +34,88 @@ enum cli_flags {
 
 /* clang-format off */
 #define NSRUN_OPTIONS(X) \
-	X(ADD_SECCOMP_FD, "--add-seccomp-fd", 1, OPTG_SECURITY, OPTF_B8, "FD", "Load and use seccomp rules from FD (repeatable)") \
-	X(ARGS, "--args", 1, OPTG_GENERAL, OPTF_B8, "FD", "Parse NUL-separated args from FD") \
-	X(ARGV0, "--argv0", 1, OPTG_PROCESS, 0, "VALUE", "Set argv[0] to the value VALUE before running the program") \
-	X(AS_PID_1, "--as-pid-1", 0, OPTG_PROCESS, OPTF_B8, "", "Do not install a reaper process with PID=1") \
-	X(ASSERT_USERNS_DISABLED, "--assert-userns-disabled", 0, OPTG_NAMESPACE, OPTF_B8, "", "Fail unless further use of user namespace inside sandbox is disabled") \
-	X(BIND, "--bind", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Bind mount the host path SRC on DEST") \
-	X(BIND_DATA, "--bind-data", 2, OPTG_FS, OPTF_B8, "FD DEST", "Copy from FD to file which is bind-mounted on DEST") \
-	X(BIND_FD, "--bind-fd", 2, OPTG_FS, OPTF_B8, "FD DEST", "Bind open directory or path fd on DEST") \
-	X(BIND_TRY, "--bind-try", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Equal to --bind but ignores non-existent SRC") \
-	X(BLOCK_FD, "--block-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Block on FD until some data to read is available") \
-	X(CAP_ADD, "--cap-add", 1, OPTG_SECURITY, OPTF_B8, "CAP", "Add cap CAP when running as privileged user") \
-	X(CAP_DROP, "--cap-drop", 1, OPTG_SECURITY, OPTF_B8, "CAP", "Drop cap CAP when running as privileged user") \
-	X(CHDIR, "--chdir", 1, OPTG_PROCESS, OPTF_B8, "DIR", "Change directory to DIR") \
-	X(CHMOD, "--chmod", 2, OPTG_FS, OPTF_B8, "OCTAL PATH", "Change permissions of PATH (must already exist)") \
-	X(CLEARENV, "--clearenv", 0, OPTG_PROCESS, OPTF_B8, "", "Unset all environment variables") \
-	X(DEV, "--dev", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new dev on DEST") \
-	X(DEV_BIND, "--dev-bind", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Bind mount the host path SRC on DEST, allowing device access") \
-	X(DEV_BIND_TRY, "--dev-bind-try", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Equal to --dev-bind but ignores non-existent SRC") \
-	X(DIE_WITH_PARENT, "--die-with-parent", 0, OPTG_PROCESS, OPTF_B8, "", "Kills with SIGKILL child process (COMMAND) when nsrun or its parent dies") \
-	X(DIR, "--dir", 1, OPTG_FS, OPTF_B8, "DEST", "Create dir at DEST") \
-	X(DISABLE_USERNS, "--disable-userns", 0, OPTG_NAMESPACE, OPTF_B8, "", "Disable further use of user namespaces inside sandbox") \
-	X(EXEC_LABEL, "--exec-label", 1, OPTG_SECURITY, OPTF_B8, "LABEL", "Exec label for the sandbox") \
-	X(FILE, "--file", 2, OPTG_FS, OPTF_B8, "FD DEST", "Copy from FD to destination DEST") \
-	X(FILE_LABEL, "--file-label", 1, OPTG_SECURITY, OPTF_B8, "LABEL", "File label for temporary sandbox content") \
-	X(GID, "--gid", 1, OPTG_NAMESPACE, OPTF_B8, "GID", "Custom gid in the sandbox (requires --unshare-user or --userns)") \
-	X(HELP, "--help", 0, OPTG_GENERAL, OPTF_B8, "", "Print this help") \
-	X(HOSTNAME, "--hostname", 1, OPTG_NAMESPACE, OPTF_B8, "NAME", "Custom hostname in the sandbox (requires --unshare-uts)") \
-	X(INFO_FD, "--info-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Write information about the running container to FD") \
-	X(JSON_STATUS_FD, "--json-status-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Write container status to FD as multiple JSON documents") \
-	X(LANDLOCK_ABI, "--landlock-abi", 0, OPTG_LANDLOCK, OPTF_NS, "", "Print the Landlock ABI of this kernel and the rights nsrun handles") \
-	X(LANDLOCK_BIND_TCP, "--landlock-bind-tcp", 1, OPTG_LANDLOCK, OPTF_NS, "PORT", "Allow binding TCP PORT (repeatable; other ports are denied)") \
-	X(LANDLOCK_CONNECT_TCP, "--landlock-connect-tcp", 1, OPTG_LANDLOCK, OPTF_NS, "PORT", "Allow connecting to TCP PORT (repeatable; other ports are denied)") \
-	X(LANDLOCK_DENY_UNIX, "--landlock-deny-unix", 0, OPTG_LANDLOCK, OPTF_NS, "", "Deny connecting to UNIX sockets by path outside the rw paths (seccomp where Landlock cannot)") \
-	X(LANDLOCK_EXEC, "--landlock-exec", 1, OPTG_LANDLOCK, OPTF_NS, "PATH", "Allow executing files under PATH (repeatable)") \
-	X(LANDLOCK_ONLY, "--landlock-only", 0, OPTG_LANDLOCK, OPTF_NS, "", "Apply only the Landlock boundary and run COMMAND in place (no namespaces)") \
-	X(LANDLOCK_RW, "--landlock-rw", 1, OPTG_LANDLOCK, OPTF_NS, "PATH", "Allow writing under PATH; everything else is read-only (repeatable)") \
-	X(LANDLOCK_SCOPE, "--landlock-scope", 0, OPTG_LANDLOCK, OPTF_NS, "", "Deny abstract unix sockets and signals outside the sandbox") \
-	X(LEVEL_PREFIX, "--level-prefix", 0, OPTG_GENERAL, 0, "", "Prepend e.g. <3> to diagnostic messages") \
-	X(LOCK_FILE, "--lock-file", 1, OPTG_STATUS, OPTF_B8, "DEST", "Take a lock on DEST while sandbox is running") \
-	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new mqueue on DEST") \
-	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, "", "Create a new terminal session") \
-	X(OVERLAY, "--overlay", 3, OPTG_FS, 0, "RWSRC WORKDIR DEST", "Mount overlayfs on DEST, writes going to RWSRC (WORKDIR: an empty dir on its filesystem)") \
-	X(OVERLAY_ALLOW, "--overlay-allow", 1, OPTG_HIDE, OPTF_NS, "NAME|PATH", "Show only allowed entries in NAME's PATH directories or PATH's directory; wins over --overlay-hide (repeatable)") \
-	X(OVERLAY_HIDE, "--overlay-hide", 1, OPTG_HIDE, OPTF_NS, "NAME|PATH", "Hide NAME (searched in PATH) or PATH from the sandbox (repeatable)") \
-	X(OVERLAY_SRC, "--overlay-src", 1, OPTG_FS, OPTF_MODIFIER, "SRC", "Read files from SRC in the following overlay") \
-	X(PERMS, "--perms", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, "OCTAL", "Set permissions of next argument (--bind-data, --file, etc.)") \
-	X(PIDNS, "--pidns", 1, OPTG_NAMESPACE, OPTF_B8, "FD", "Use this pid namespace (as parent namespace if using --unshare-pid)") \
-	X(PROC, "--proc", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new procfs on DEST") \
-	X(REMOUNT_RO, "--remount-ro", 1, OPTG_FS, OPTF_B8, "DEST", "Remount DEST as readonly; does not recursively remount") \
-	X(RO_BIND, "--ro-bind", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Bind mount the host path SRC readonly on DEST") \
-	X(RO_BIND_DATA, "--ro-bind-data", 2, OPTG_FS, OPTF_B8, "FD DEST", "Copy from FD to file which is readonly bind-mounted on DEST") \
-	X(RO_BIND_FD, "--ro-bind-fd", 2, OPTG_FS, OPTF_B8, "FD DEST", "Bind open directory or path fd read-only on DEST") \
-	X(RO_BIND_TRY, "--ro-bind-try", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Equal to --ro-bind but ignores non-existent SRC") \
-	X(RO_OVERLAY, "--ro-overlay", 1, OPTG_FS, 0, "DEST", "Mount overlayfs read-only on DEST") \
-	X(SECCOMP, "--seccomp", 1, OPTG_SECURITY, OPTF_B8, "FD", "Load and use seccomp rules from FD (not repeatable)") \
-	X(SETENV, "--setenv", 2, OPTG_PROCESS, OPTF_B8, "VAR VALUE", "Set an environment variable") \
-	X(SHARE_NET, "--share-net", 0, OPTG_NAMESPACE, OPTF_B8, "", "Retain the network namespace (can only combine with --unshare-all)") \
-	X(SIZE, "--size", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, "BYTES", "Set size of next argument (only for --tmpfs)") \
-	X(SYMLINK, "--symlink", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Create symlink at DEST with target SRC") \
-	X(SYNC_FD, "--sync-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Keep this fd open while sandbox is running") \
-	X(TMP_OVERLAY, "--tmp-overlay", 1, OPTG_FS, 0, "DEST", "Mount overlayfs with writes going to an invisible tmpfs on DEST") \
-	X(TMPFS, "--tmpfs", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new tmpfs on DEST") \
-	X(UID, "--uid", 1, OPTG_NAMESPACE, OPTF_B8, "UID", "Custom uid in the sandbox (requires --unshare-user or --userns)") \
-	X(UNSETENV, "--unsetenv", 1, OPTG_PROCESS, OPTF_B8, "VAR", "Unset an environment variable") \
-	X(UNSHARE_ALL, "--unshare-all", 0, OPTG_NAMESPACE, OPTF_B8, "", "Unshare every namespace we support by default") \
-	X(UNSHARE_CGROUP, "--unshare-cgroup", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new cgroup namespace") \
-	X(UNSHARE_CGROUP_TRY, "--unshare-cgroup-try", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new cgroup namespace if possible else continue by skipping it") \
-	X(UNSHARE_IPC, "--unshare-ipc", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new ipc namespace") \
-	X(UNSHARE_NET, "--unshare-net", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new network namespace") \
-	X(UNSHARE_PID, "--unshare-pid", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new pid namespace") \
-	X(UNSHARE_USER, "--unshare-user", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new user namespace (may be automatically implied if not root)") \
-	X(UNSHARE_USER_TRY, "--unshare-user-try", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new user namespace if possible else continue by skipping it") \
-	X(UNSHARE_UTS, "--unshare-uts", 0, OPTG_NAMESPACE, OPTF_B8, "", "Create new uts namespace") \
-	X(USERNS, "--userns", 1, OPTG_NAMESPACE, OPTF_B8, "FD", "Use this user namespace (cannot combine with --unshare-user)") \
-	X(USERNS_BLOCK_FD, "--userns-block-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Block on FD until the user namespace is ready") \
-	X(USERNS2, "--userns2", 1, OPTG_NAMESPACE, OPTF_B8, "FD", "After setup switch to this user namespace, only useful with --userns") \
-	X(VERSION, "--version", 0, OPTG_GENERAL, OPTF_B8, "", "Print version")
+	X(ADD_SECCOMP_FD, "--add-seccomp-fd", 1, OPTG_SECURITY, OPTF_B8, FN(h_add_seccomp_fd), "FD", "Load and use seccomp rules from FD (repeatable)") \
+	X(ARGS, "--args", 1, OPTG_GENERAL, OPTF_B8, FN(h_args), "FD", "Parse NUL-separated args from FD") \
+	X(ARGV0, "--argv0", 1, OPTG_PROCESS, 0, FN(h_argv0), "VALUE", "Set argv[0] to the value VALUE before running the program") \
+	X(AS_PID_1, "--as-pid-1", 0, OPTG_PROCESS, OPTF_B8, ON(proc.as_pid_1), "", "Do not install a reaper process with PID=1") \
+	X(ASSERT_USERNS_DISABLED, "--assert-userns-disabled", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.assert_userns_disabled), "", "Fail unless further use of user namespace inside sandbox is disabled") \
+	X(BIND, "--bind", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Bind mount the host path SRC on DEST") \
+	X(BIND_DATA, "--bind-data", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Copy from FD to file which is bind-mounted on DEST") \
+	X(BIND_FD, "--bind-fd", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Bind open directory or path fd on DEST") \
+	X(BIND_TRY, "--bind-try", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Equal to --bind but ignores non-existent SRC") \
+	X(BLOCK_FD, "--block-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.block_fd), "FD", "Block on FD until some data to read is available") \
+	X(CAP_ADD, "--cap-add", 1, OPTG_SECURITY, OPTF_B8, FN(h_cap_add), "CAP", "Add cap CAP when running as privileged user") \
+	X(CAP_DROP, "--cap-drop", 1, OPTG_SECURITY, OPTF_B8, FN(h_cap_drop), "CAP", "Drop cap CAP when running as privileged user") \
+	X(CHDIR, "--chdir", 1, OPTG_PROCESS, OPTF_B8, STR(proc.chdir), "DIR", "Change directory to DIR") \
+	X(CHMOD, "--chmod", 2, OPTG_FS, OPTF_B8, FN(h_op), "OCTAL PATH", "Change permissions of PATH (must already exist)") \
+	X(CLEARENV, "--clearenv", 0, OPTG_PROCESS, OPTF_B8, FN(h_clearenv), "", "Unset all environment variables") \
+	X(DEV, "--dev", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new dev on DEST") \
+	X(DEV_BIND, "--dev-bind", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Bind mount the host path SRC on DEST, allowing device access") \
+	X(DEV_BIND_TRY, "--dev-bind-try", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Equal to --dev-bind but ignores non-existent SRC") \
+	X(DIE_WITH_PARENT, "--die-with-parent", 0, OPTG_PROCESS, OPTF_B8, ON(proc.die_with_parent), "", "Kills with SIGKILL child process (COMMAND) when nsrun or its parent dies") \
+	X(DIR, "--dir", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Create dir at DEST") \
+	X(DISABLE_USERNS, "--disable-userns", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.disable_userns), "", "Disable further use of user namespaces inside sandbox") \
+	X(EXEC_LABEL, "--exec-label", 1, OPTG_SECURITY, OPTF_B8, LABEL(proc.exec_label), "LABEL", "Exec label for the sandbox") \
+	X(FILE, "--file", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Copy from FD to destination DEST") \
+	X(FILE_LABEL, "--file-label", 1, OPTG_SECURITY, OPTF_B8, LABEL(proc.file_label), "LABEL", "File label for temporary sandbox content") \
+	X(GID, "--gid", 1, OPTG_NAMESPACE, OPTF_B8, FN(h_gid), "GID", "Custom gid in the sandbox (requires --unshare-user or --userns)") \
+	X(HELP, "--help", 0, OPTG_GENERAL, OPTF_B8, MODE(PLAN_HELP), "", "Print this help") \
+	X(HOSTNAME, "--hostname", 1, OPTG_NAMESPACE, OPTF_B8, STR(ns.hostname), "NAME", "Custom hostname in the sandbox (requires --unshare-uts)") \
+	X(INFO_FD, "--info-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.info_fd), "FD", "Write information about the running container to FD") \
+	X(JSON_STATUS_FD, "--json-status-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.json_status_fd), "FD", "Write container status to FD as multiple JSON documents") \
+	X(LANDLOCK_ABI, "--landlock-abi", 0, OPTG_LANDLOCK, OPTF_NS, MODE(PLAN_LANDLOCK_ABI), "", "Print the Landlock ABI of this kernel and the rights nsrun handles") \
+	X(LANDLOCK_BIND_TCP, "--landlock-bind-tcp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_bind), "PORT", "Allow binding TCP PORT (repeatable; other ports are denied)") \
+	X(LANDLOCK_CONNECT_TCP, "--landlock-connect-tcp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_connect), "PORT", "Allow connecting to TCP PORT (repeatable; other ports are denied)") \
+	X(LANDLOCK_DENY_UNIX, "--landlock-deny-unix", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.deny_unix), "", "Deny connecting to UNIX sockets by path outside the rw paths (seccomp where Landlock cannot)") \
+	X(LANDLOCK_EXEC, "--landlock-exec", 1, OPTG_LANDLOCK, OPTF_NS, LLPATH(landlock.exec), "PATH", "Allow executing files under PATH (repeatable)") \
+	X(LANDLOCK_ONLY, "--landlock-only", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.only), "", "Apply only the Landlock boundary and run COMMAND in place (no namespaces)") \
+	X(LANDLOCK_RW, "--landlock-rw", 1, OPTG_LANDLOCK, OPTF_NS, LLPATH(landlock.rw), "PATH", "Allow writing under PATH; everything else is read-only (repeatable)") \
+	X(LANDLOCK_SCOPE, "--landlock-scope", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.scope), "", "Deny abstract unix sockets and signals outside the sandbox") \
+	X(LEVEL_PREFIX, "--level-prefix", 0, OPTG_GENERAL, 0, ON(level_prefix), "", "Prepend e.g. <3> to diagnostic messages") \
+	X(LOCK_FILE, "--lock-file", 1, OPTG_STATUS, OPTF_B8, LIST(sync.lock_files), "DEST", "Take a lock on DEST while sandbox is running") \
+	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new mqueue on DEST") \
+	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, ON(proc.new_session), "", "Create a new terminal session") \
+	X(OVERLAY, "--overlay", 3, OPTG_FS, 0, FN(h_op), "RWSRC WORKDIR DEST", "Mount overlayfs on DEST, writes going to RWSRC (WORKDIR: an empty dir on its filesystem)") \
+	X(OVERLAY_ALLOW, "--overlay-allow", 1, OPTG_HIDE, OPTF_NS, HIDE(hide.allow), "NAME|PATH", "Show only allowed entries in NAME's PATH directories or PATH's directory; wins over --overlay-hide (repeatable)") \
+	X(OVERLAY_HIDE, "--overlay-hide", 1, OPTG_HIDE, OPTF_NS, HIDE(hide.hide), "NAME|PATH", "Hide NAME (searched in PATH) or PATH from the sandbox (repeatable)") \
+	X(OVERLAY_SRC, "--overlay-src", 1, OPTG_FS, OPTF_MODIFIER, FN(h_overlay_src), "SRC", "Read files from SRC in the following overlay") \
+	X(PERMS, "--perms", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, FN(h_perms), "OCTAL", "Set permissions of next argument (--bind-data, --file, etc.)") \
+	X(PIDNS, "--pidns", 1, OPTG_NAMESPACE, OPTF_B8, FD(ns.pidns_fd), "FD", "Use this pid namespace (as parent namespace if using --unshare-pid)") \
+	X(PROC, "--proc", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new procfs on DEST") \
+	X(REMOUNT_RO, "--remount-ro", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Remount DEST as readonly; does not recursively remount") \
+	X(RO_BIND, "--ro-bind", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Bind mount the host path SRC readonly on DEST") \
+	X(RO_BIND_DATA, "--ro-bind-data", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Copy from FD to file which is readonly bind-mounted on DEST") \
+	X(RO_BIND_FD, "--ro-bind-fd", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Bind open directory or path fd read-only on DEST") \
+	X(RO_BIND_TRY, "--ro-bind-try", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Equal to --ro-bind but ignores non-existent SRC") \
+	X(RO_OVERLAY, "--ro-overlay", 1, OPTG_FS, 0, FN(h_op), "DEST", "Mount overlayfs read-only on DEST") \
+	X(SECCOMP, "--seccomp", 1, OPTG_SECURITY, OPTF_B8, FN(h_seccomp), "FD", "Load and use seccomp rules from FD (not repeatable)") \
+	X(SETENV, "--setenv", 2, OPTG_PROCESS, OPTF_B8, FN(h_setenv), "VAR VALUE", "Set an environment variable") \
+	X(SHARE_NET, "--share-net", 0, OPTG_NAMESPACE, OPTF_B8, OFF(ns.net), "", "Retain the network namespace (can only combine with --unshare-all)") \
+	X(SIZE, "--size", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, FN(h_size), "BYTES", "Set size of next argument (only for --tmpfs)") \
+	X(SYMLINK, "--symlink", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Create symlink at DEST with target SRC") \
+	X(SYNC_FD, "--sync-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.sync_fd), "FD", "Keep this fd open while sandbox is running") \
+	X(TMP_OVERLAY, "--tmp-overlay", 1, OPTG_FS, 0, FN(h_op), "DEST", "Mount overlayfs with writes going to an invisible tmpfs on DEST") \
+	X(TMPFS, "--tmpfs", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new tmpfs on DEST") \
+	X(UID, "--uid", 1, OPTG_NAMESPACE, OPTF_B8, FN(h_uid), "UID", "Custom uid in the sandbox (requires --unshare-user or --userns)") \
+	X(UNSETENV, "--unsetenv", 1, OPTG_PROCESS, OPTF_B8, FN(h_unsetenv), "VAR", "Unset an environment variable") \
+	X(UNSHARE_ALL, "--unshare-all", 0, OPTG_NAMESPACE, OPTF_B8, FN(h_unshare_all), "", "Unshare every namespace we support by default") \
+	X(UNSHARE_CGROUP, "--unshare-cgroup", 0, OPTG_NAMESPACE, OPTF_B8, NS(ns.cgroup), "", "Create new cgroup namespace") \
+	X(UNSHARE_CGROUP_TRY, "--unshare-cgroup-try", 0, OPTG_NAMESPACE, OPTF_B8, NSTRY(ns.cgroup), "", "Create new cgroup namespace if possible else continue by skipping it") \
+	X(UNSHARE_IPC, "--unshare-ipc", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.ipc), "", "Create new ipc namespace") \
+	X(UNSHARE_NET, "--unshare-net", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.net), "", "Create new network namespace") \
+	X(UNSHARE_PID, "--unshare-pid", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.pid), "", "Create new pid namespace") \
+	X(UNSHARE_USER, "--unshare-user", 0, OPTG_NAMESPACE, OPTF_B8, NS(ns.user), "", "Create new user namespace (may be automatically implied if not root)") \
+	X(UNSHARE_USER_TRY, "--unshare-user-try", 0, OPTG_NAMESPACE, OPTF_B8, NSTRY(ns.user), "", "Create new user namespace if possible else continue by skipping it") \
+	X(UNSHARE_UTS, "--unshare-uts", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.uts), "", "Create new uts namespace") \
+	X(USERNS, "--userns", 1, OPTG_NAMESPACE, OPTF_B8, FD(ns.userns_fd), "FD", "Use this user namespace (cannot combine with --unshare-user)") \
+	X(USERNS_BLOCK_FD, "--userns-block-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.userns_block_fd), "FD", "Block on FD until the user namespace is ready") \
+	X(USERNS2, "--userns2", 1, OPTG_NAMESPACE, OPTF_B8, FD(ns.userns2_fd), "FD", "After setup switch to this user namespace, only useful with --userns") \
+	X(VERSION, "--version", 0, OPTG_GENERAL, OPTF_B8, MODE(PLAN_VERSION), "", "Print version")
 /* clang-format on */
 
 /* clang-format off */
 enum cli_option_id {
-#define CLI_OPTION_ENUM(id, name, arity, group, flags, args, help) OPT_##id,
+#define CLI_OPTION_ENUM(id, name, arity, group, flags, action, args, help) OPT_##id,
 	NSRUN_OPTIONS(CLI_OPTION_ENUM)
 #undef CLI_OPTION_ENUM
 	OPT_MAX

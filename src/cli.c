@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 #include "util.h"
 
 const struct cli_option cli_options[] = {
-#define CLI_OPTION_ROW(id, name, arity, group, flags, args, help) \
+#define CLI_OPTION_ROW(id, name, arity, group, flags, action, args, help) \
 	{ OPT_##id, name, arity, group, flags, args, help },
 	NSRUN_OPTIONS(CLI_OPTION_ROW)
 #undef CLI_OPTION_ROW
@@ -121,38 +122,68 @@ static int read_input(struct cli_state *st, int fd, size_t max, char **data, siz
 	return st->io->read_fd(st->io->userdata, fd, max, data, len);
 }
 
-static int h_flag(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		  struct nsrun_error *err)
-{
-	struct plan *p = st->plan;
-	enum cli_option_id id = opt->id;
+/* What each option does when parsed: a handler and, for the plain setters, the plan field
+ * they set (its offset) or the value they store. Filled from the option table's action
+ * column, so an option without an action does not compile. */
+struct cli_action {
+	cli_handler fn;
+	size_t arg;
+};
 
+static const struct cli_action *action_of(enum cli_option_id id);
+
+/* The plan field an option's action names. */
+static void *field(struct cli_state *st, const struct cli_option *opt)
+{
+	return (char *)st->plan + action_of(opt->id)->arg;
+}
+
+static int h_on(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		struct nsrun_error *err)
+{
 	(void)a;
 	(void)err;
-	if (id == OPT_HELP || id == OPT_VERSION || id == OPT_LANDLOCK_ABI) {
-		p->mode = id == OPT_HELP    ? PLAN_HELP :
-			  id == OPT_VERSION ? PLAN_VERSION :
-					      PLAN_LANDLOCK_ABI;
-		st->stop = true;
-	} else if (id == OPT_LEVEL_PREFIX) {
-		p->level_prefix = true;
-	} else if (id == OPT_CLEARENV) {
-		strv_free(p->proc.envp);
-		p->proc.envp = xcalloc(1, sizeof(char *));
-	} else if (id == OPT_NEW_SESSION) {
-		p->proc.new_session = true;
-	} else if (id == OPT_DIE_WITH_PARENT) {
-		p->proc.die_with_parent = true;
-	} else if (id == OPT_AS_PID_1) {
-		p->proc.as_pid_1 = true;
-	} else if (id == OPT_LANDLOCK_ONLY) {
-		p->landlock.enabled = p->landlock.only = true;
-	} else if (id == OPT_LANDLOCK_SCOPE) {
-		p->landlock.enabled = p->landlock.scope = true;
-	} else if (id == OPT_LANDLOCK_DENY_UNIX) {
-		p->landlock.enabled = p->landlock.deny_unix = true;
-	}
+	*(bool *)field(st, opt) = true;
 	return 0;
+}
+
+static int h_off(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		 struct nsrun_error *err)
+{
+	(void)a;
+	(void)err;
+	*(bool *)field(st, opt) = false;
+	return 0;
+}
+
+/* --help, --version, --landlock-abi: what to do instead of running; parsing stops. */
+static int h_mode(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		  struct nsrun_error *err)
+{
+	(void)a;
+	(void)err;
+	st->plan->mode = (enum plan_mode)action_of(opt->id)->arg;
+	st->stop = true;
+	return 0;
+}
+
+static int h_clearenv(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		      struct nsrun_error *err)
+{
+	(void)opt;
+	(void)a;
+	(void)err;
+	strv_free(st->plan->proc.envp);
+	st->plan->proc.envp = xcalloc(1, sizeof(char *));
+	return 0;
+}
+
+/* A Landlock switch also turns the boundary on. */
+static int h_landlock_on(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			 struct nsrun_error *err)
+{
+	st->plan->landlock.enabled = true;
+	return h_on(st, opt, a, err);
 }
 
 /* --unshare-all and the -try forms never downgrade an explicit --unshare-X. */
@@ -162,89 +193,77 @@ static void request_try(enum ns_request *r)
 		*r = NS_TRY;
 }
 
-static int h_namespace(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		       struct nsrun_error *err)
+static int h_ns_yes(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		    struct nsrun_error *err)
 {
-	struct ns_config *ns = &st->plan->ns;
-	enum cli_option_id id = opt->id;
-
 	(void)a;
 	(void)err;
-	if (id == OPT_UNSHARE_ALL) {
-		request_try(&ns->user);
-		request_try(&ns->cgroup);
-		ns->ipc = ns->pid = ns->net = ns->uts = true;
-	} else if (id == OPT_UNSHARE_USER) {
-		ns->user = NS_YES;
-	} else if (id == OPT_UNSHARE_USER_TRY) {
-		request_try(&ns->user);
-	} else if (id == OPT_UNSHARE_CGROUP) {
-		ns->cgroup = NS_YES;
-	} else if (id == OPT_UNSHARE_CGROUP_TRY) {
-		request_try(&ns->cgroup);
-	} else if (id == OPT_UNSHARE_IPC) {
-		ns->ipc = true;
-	} else if (id == OPT_UNSHARE_PID) {
-		ns->pid = true;
-	} else if (id == OPT_UNSHARE_NET) {
-		ns->net = true;
-	} else if (id == OPT_SHARE_NET) {
-		ns->net = false;
-	} else if (id == OPT_UNSHARE_UTS) {
-		ns->uts = true;
-	} else if (id == OPT_DISABLE_USERNS) {
-		ns->disable_userns = true;
-	} else if (id == OPT_ASSERT_USERNS_DISABLED) {
-		ns->assert_userns_disabled = true;
-	}
+	*(enum ns_request *)field(st, opt) = NS_YES;
 	return 0;
 }
 
-static int *fd_field(struct plan *p, enum cli_option_id id)
+static int h_ns_try(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		    struct nsrun_error *err)
 {
-	if (id == OPT_USERNS)
-		return &p->ns.userns_fd;
-	if (id == OPT_USERNS2)
-		return &p->ns.userns2_fd;
-	if (id == OPT_PIDNS)
-		return &p->ns.pidns_fd;
-	if (id == OPT_SYNC_FD)
-		return &p->sync.sync_fd;
-	if (id == OPT_BLOCK_FD)
-		return &p->sync.block_fd;
-	if (id == OPT_USERNS_BLOCK_FD)
-		return &p->sync.userns_block_fd;
-	if (id == OPT_INFO_FD)
-		return &p->sync.info_fd;
-	return &p->sync.json_status_fd;
+	(void)a;
+	(void)err;
+	request_try(field(st, opt));
+	return 0;
+}
+
+static int h_unshare_all(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			 struct nsrun_error *err)
+{
+	struct ns_config *ns = &st->plan->ns;
+
+	(void)opt;
+	(void)a;
+	(void)err;
+	request_try(&ns->user);
+	request_try(&ns->cgroup);
+	ns->ipc = ns->pid = ns->net = ns->uts = true;
+	return 0;
 }
 
 static int h_fd(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		struct nsrun_error *err)
 {
 	warn_last(st, opt);
-	return get_fd(a[0], fd_field(st->plan, opt->id), err);
+	return get_fd(a[0], field(st, opt), err);
 }
 
-static int h_id(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		struct nsrun_error *err)
+/* bwrap parses ids with strtol into an int: 0..INT_MAX, decimal. */
+static int parse_id(struct cli_state *st, const struct cli_option *opt, const char *s,
+		    const char *what, int *v, struct nsrun_error *err)
 {
-	struct ns_config *ns = &st->plan->ns;
-	bool uid = opt->id == OPT_UID;
-	int v;
-
 	warn_last(st, opt);
-	/* bwrap parses ids with strtol into an int: 0..INT_MAX, decimal. */
-	if (parse_fd(a[0], &v) < 0)
-		return error_set(err, 0, "Invalid %s: %s", uid ? "uid" : "gid", a[0]);
-	if (uid) {
-		ns->has_uid = true;
-		ns->uid = (uid_t)v;
-	} else {
-		ns->has_gid = true;
-		ns->gid = (gid_t)v;
-	}
+	if (parse_fd(s, v) < 0)
+		return error_set(err, 0, "Invalid %s: %s", what, s);
 	return 0;
+}
+
+static int h_uid(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		 struct nsrun_error *err)
+{
+	int v, r = parse_id(st, opt, a[0], "uid", &v, err);
+
+	if (r == 0) {
+		st->plan->ns.has_uid = true;
+		st->plan->ns.uid = (uid_t)v;
+	}
+	return r;
+}
+
+static int h_gid(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		 struct nsrun_error *err)
+{
+	int v, r = parse_id(st, opt, a[0], "gid", &v, err);
+
+	if (r == 0) {
+		st->plan->ns.has_gid = true;
+		st->plan->ns.gid = (gid_t)v;
+	}
+	return r;
 }
 
 static void replace_str(char **field, const char *value)
@@ -253,60 +272,86 @@ static void replace_str(char **field, const char *value)
 	*field = xstrdup(value);
 }
 
-static int h_string(struct cli_state *st, const struct cli_option *opt, char *const *a,
+static int h_argv0(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		   struct nsrun_error *err)
+{
+	(void)opt;
+	if (st->plan->proc.argv0)
+		return error_set(err, 0, "--argv0 used multiple times");
+	replace_str(&st->plan->proc.argv0, a[0]);
+	return 0;
+}
+
+static int h_str(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		 struct nsrun_error *err)
+{
+	(void)err;
+	warn_last(st, opt);
+	replace_str(field(st, opt), a[0]);
+	return 0;
+}
+
+static int h_label(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		   struct nsrun_error *err)
+{
+	/* SELinux is checked at parse time in bwrap too. */
+	if (!st->io->selinux_enabled)
+		return error_set(err, 0, "labeling not supported on this system");
+	return h_str(st, opt, a, err);
+}
+
+/* setenv(3) rejects these names; bwrap dies with its plain message. */
+static bool bad_env_name(const char *name)
+{
+	return !name[0] || strchr(name, '=');
+}
+
+static int h_setenv(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		    struct nsrun_error *err)
 {
-	struct plan *p = st->plan;
-	enum cli_option_id id = opt->id;
-
-	if (id == OPT_ARGV0) {
-		if (p->proc.argv0)
-			return error_set(err, 0, "--argv0 used multiple times");
-		replace_str(&p->proc.argv0, a[0]);
-		return 0;
-	}
-	warn_last(st, opt);
-	if (id == OPT_CHDIR) {
-		replace_str(&p->proc.chdir, a[0]);
-	} else if (id == OPT_HOSTNAME) {
-		replace_str(&p->ns.hostname, a[0]);
-	} else {
-		/* SELinux is checked at parse time in bwrap too. */
-		if (!st->io->selinux_enabled)
-			return error_set(err, 0, "labeling not supported on this system");
-		replace_str(id == OPT_EXEC_LABEL ? &p->proc.exec_label : &p->proc.file_label, a[0]);
-	}
+	(void)opt;
+	if (bad_env_name(a[0]))
+		return error_set(err, 0, "setenv failed");
+	env_set(&st->plan->proc.envp, a[0], a[1]);
 	return 0;
 }
 
-static int h_env(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		 struct nsrun_error *err)
+static int h_unsetenv(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		      struct nsrun_error *err)
 {
-	bool set = opt->id == OPT_SETENV;
-
-	/* setenv(3) rejects these names; bwrap dies with its plain message. */
-	if (!a[0][0] || strchr(a[0], '='))
-		return error_set(err, 0, "%s failed", set ? "setenv" : "unsetenv");
-	if (set)
-		env_set(&st->plan->proc.envp, a[0], a[1]);
-	else
-		env_unset(&st->plan->proc.envp, a[0]);
+	(void)opt;
+	if (bad_env_name(a[0]))
+		return error_set(err, 0, "unsetenv failed");
+	env_unset(&st->plan->proc.envp, a[0]);
 	return 0;
 }
 
-static int h_cap(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		 struct nsrun_error *err)
+static int add_cap_op(struct cli_state *st, const char *name, bool add, struct nsrun_error *err)
 {
 	struct caps_config *c = &st->plan->caps;
 	struct cap_op *op;
-	int cap = caps_parse_name(a[0]);
+	int cap = caps_parse_name(name);
 
 	if (cap < 0 && cap != CAP_OP_ALL)
-		return error_set(err, 0, "unknown cap: %s", a[0]);
+		return error_set(err, 0, "unknown cap: %s", name);
 	op = xappend(&c->ops, &c->n_ops, sizeof(*op));
-	op->add = opt->id == OPT_CAP_ADD;
+	op->add = add;
 	op->cap = cap;
 	return 0;
+}
+
+static int h_cap_add(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		     struct nsrun_error *err)
+{
+	(void)opt;
+	return add_cap_op(st, a[0], true, err);
+}
+
+static int h_cap_drop(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		      struct nsrun_error *err)
+{
+	(void)opt;
+	return add_cap_op(st, a[0], false, err);
 }
 
 static int read_seccomp(struct cli_state *st, int fd, struct seccomp_prog *prog,
@@ -333,27 +378,32 @@ static int read_seccomp(struct cli_state *st, int fd, struct seccomp_prog *prog,
 /* --add-seccomp-fd is read at once; --seccomp only records its fd (the last one wins)
  * and is read when parsing is over, as bwrap does, so "cannot be combined" and the
  * usage errors come first. */
-static int h_seccomp(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		     struct nsrun_error *err)
+static int h_add_seccomp_fd(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			    struct nsrun_error *err)
 {
 	struct seccomp_config *sc = &st->plan->seccomp;
 	struct seccomp_prog prog;
 	int fd, r;
 
-	if (opt->id == OPT_ADD_SECCOMP_FD) {
-		if (st->seccomp_fd >= 0)
-			return error_set(err, 0,
-					 "--add-seccomp-fd cannot be combined with --seccomp");
-		r = get_fd(a[0], &fd, err);
-		if (r < 0)
-			return r;
-		r = read_seccomp(st, fd, &prog, err);
-		if (r < 0)
-			return r;
-		*(struct seccomp_prog *)xappend(&sc->progs, &sc->n_progs, sizeof(prog)) = prog;
-		return 0;
-	}
-	if (sc->n_progs > 0)
+	(void)opt;
+	if (st->seccomp_fd >= 0)
+		return error_set(err, 0, "--add-seccomp-fd cannot be combined with --seccomp");
+	r = get_fd(a[0], &fd, err);
+	if (r < 0)
+		return r;
+	r = read_seccomp(st, fd, &prog, err);
+	if (r < 0)
+		return r;
+	*(struct seccomp_prog *)xappend(&sc->progs, &sc->n_progs, sizeof(prog)) = prog;
+	return 0;
+}
+
+static int h_seccomp(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		     struct nsrun_error *err)
+{
+	int fd, r;
+
+	if (st->plan->seccomp.n_progs > 0)
 		return error_set(err, 0, "--seccomp cannot be combined with --add-seccomp-fd");
 	warn_last(st, opt);
 	r = get_fd(a[0], &fd, err);
@@ -482,12 +532,11 @@ static int h_op(struct cli_state *st, const struct cli_option *opt, char *const 
 	return 0;
 }
 
-static int h_lock_file(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		       struct nsrun_error *err)
+static int h_list(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		  struct nsrun_error *err)
 {
-	(void)opt;
 	(void)err;
-	strv_push(&st->plan->sync.lock_files, a[0]);
+	strv_push(field(st, opt), a[0]);
 	return 0;
 }
 
@@ -563,7 +612,7 @@ static int h_hide(struct cli_state *st, const struct cli_option *opt, char *cons
 				 "Too many --overlay-hide and --overlay-allow options "
 				 "(at most %d)",
 				 PLAN_MAX_HIDE);
-	strv_push(opt->id == OPT_OVERLAY_HIDE ? &h->hide : &h->allow, a[0]);
+	strv_push(field(st, opt), a[0]);
 	return 0;
 }
 
@@ -572,117 +621,100 @@ static size_t landlock_rules(const struct landlock_config *l)
 	return strv_length(l->rw) + strv_length(l->exec) + l->n_connect_tcp + l->n_bind_tcp;
 }
 
-static int h_landlock(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		      struct nsrun_error *err)
+static int landlock_room(const struct landlock_config *l, struct nsrun_error *err)
 {
-	struct landlock_config *l = &st->plan->landlock;
-	bool connect = opt->id == OPT_LANDLOCK_CONNECT_TCP;
-	uint64_t port;
-
 	if (landlock_rules(l) >= PLAN_MAX_LANDLOCK_RULES)
 		return error_set(err, 0, "Too many --landlock-* rules (at most %d)",
 				 PLAN_MAX_LANDLOCK_RULES);
-	l->enabled = true;
-	if (opt->id == OPT_LANDLOCK_RW || opt->id == OPT_LANDLOCK_EXEC) {
-		/* Rules are opened in the final root, where a relative path means nothing. */
-		if (a[0][0] != '/')
-			return error_set(err, 0, "%s requires an absolute path", opt->name);
-		strv_push(opt->id == OPT_LANDLOCK_RW ? &l->rw : &l->exec, a[0]);
-		return 0;
-	}
-	if (parse_u64(a[0], 10, &port) < 0 || port > 65535)
-		return error_set(err, 0, "Invalid port: %s", a[0]);
-	if (connect) {
-		*(uint16_t *)xappend(&l->connect_tcp, &l->n_connect_tcp, sizeof(uint16_t)) =
-			(uint16_t)port;
-		l->has_connect_tcp = true;
-	} else {
-		*(uint16_t *)xappend(&l->bind_tcp, &l->n_bind_tcp, sizeof(uint16_t)) =
-			(uint16_t)port;
-		l->has_bind_tcp = true;
-	}
 	return 0;
 }
 
-static const cli_handler handlers[OPT_MAX] = {
-	[OPT_ADD_SECCOMP_FD] = h_seccomp,
-	[OPT_ARGS] = h_args,
-	[OPT_ARGV0] = h_string,
-	[OPT_AS_PID_1] = h_flag,
-	[OPT_ASSERT_USERNS_DISABLED] = h_namespace,
-	[OPT_BIND] = h_op,
-	[OPT_BIND_DATA] = h_op,
-	[OPT_BIND_FD] = h_op,
-	[OPT_BIND_TRY] = h_op,
-	[OPT_BLOCK_FD] = h_fd,
-	[OPT_CAP_ADD] = h_cap,
-	[OPT_CAP_DROP] = h_cap,
-	[OPT_CHDIR] = h_string,
-	[OPT_CHMOD] = h_op,
-	[OPT_CLEARENV] = h_flag,
-	[OPT_DEV] = h_op,
-	[OPT_DEV_BIND] = h_op,
-	[OPT_DEV_BIND_TRY] = h_op,
-	[OPT_DIE_WITH_PARENT] = h_flag,
-	[OPT_DIR] = h_op,
-	[OPT_DISABLE_USERNS] = h_namespace,
-	[OPT_EXEC_LABEL] = h_string,
-	[OPT_FILE] = h_op,
-	[OPT_FILE_LABEL] = h_string,
-	[OPT_GID] = h_id,
-	[OPT_HELP] = h_flag,
-	[OPT_HOSTNAME] = h_string,
-	[OPT_INFO_FD] = h_fd,
-	[OPT_JSON_STATUS_FD] = h_fd,
-	[OPT_LANDLOCK_ABI] = h_flag,
-	[OPT_LANDLOCK_BIND_TCP] = h_landlock,
-	[OPT_LANDLOCK_CONNECT_TCP] = h_landlock,
-	[OPT_LANDLOCK_DENY_UNIX] = h_flag,
-	[OPT_LANDLOCK_EXEC] = h_landlock,
-	[OPT_LANDLOCK_ONLY] = h_flag,
-	[OPT_LANDLOCK_RW] = h_landlock,
-	[OPT_LANDLOCK_SCOPE] = h_flag,
-	[OPT_LEVEL_PREFIX] = h_flag,
-	[OPT_LOCK_FILE] = h_lock_file,
-	[OPT_MQUEUE] = h_op,
-	[OPT_NEW_SESSION] = h_flag,
-	[OPT_OVERLAY] = h_op,
-	[OPT_OVERLAY_ALLOW] = h_hide,
-	[OPT_OVERLAY_HIDE] = h_hide,
-	[OPT_OVERLAY_SRC] = h_overlay_src,
-	[OPT_PERMS] = h_perms,
-	[OPT_PIDNS] = h_fd,
-	[OPT_PROC] = h_op,
-	[OPT_REMOUNT_RO] = h_op,
-	[OPT_RO_BIND] = h_op,
-	[OPT_RO_BIND_DATA] = h_op,
-	[OPT_RO_BIND_FD] = h_op,
-	[OPT_RO_BIND_TRY] = h_op,
-	[OPT_RO_OVERLAY] = h_op,
-	[OPT_SECCOMP] = h_seccomp,
-	[OPT_SETENV] = h_env,
-	[OPT_SHARE_NET] = h_namespace,
-	[OPT_SIZE] = h_size,
-	[OPT_SYMLINK] = h_op,
-	[OPT_SYNC_FD] = h_fd,
-	[OPT_TMP_OVERLAY] = h_op,
-	[OPT_TMPFS] = h_op,
-	[OPT_UID] = h_id,
-	[OPT_UNSETENV] = h_env,
-	[OPT_UNSHARE_ALL] = h_namespace,
-	[OPT_UNSHARE_CGROUP] = h_namespace,
-	[OPT_UNSHARE_CGROUP_TRY] = h_namespace,
-	[OPT_UNSHARE_IPC] = h_namespace,
-	[OPT_UNSHARE_NET] = h_namespace,
-	[OPT_UNSHARE_PID] = h_namespace,
-	[OPT_UNSHARE_USER] = h_namespace,
-	[OPT_UNSHARE_USER_TRY] = h_namespace,
-	[OPT_UNSHARE_UTS] = h_namespace,
-	[OPT_USERNS] = h_fd,
-	[OPT_USERNS_BLOCK_FD] = h_fd,
-	[OPT_USERNS2] = h_fd,
-	[OPT_VERSION] = h_flag,
+static int h_landlock_path(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			   struct nsrun_error *err)
+{
+	int r = landlock_room(&st->plan->landlock, err);
+
+	if (r < 0)
+		return r;
+	/* Rules are opened in the final root, where a relative path means nothing. */
+	if (a[0][0] != '/')
+		return error_set(err, 0, "%s requires an absolute path", opt->name);
+	st->plan->landlock.enabled = true;
+	strv_push(field(st, opt), a[0]);
+	return 0;
+}
+
+static int add_port(struct cli_state *st, const char *s, uint16_t **ports, size_t *n, bool *has,
+		    struct nsrun_error *err)
+{
+	uint64_t port;
+	int r = landlock_room(&st->plan->landlock, err);
+
+	if (r < 0)
+		return r;
+	st->plan->landlock.enabled = true;
+	if (parse_u64(s, 10, &port) < 0 || port > 65535)
+		return error_set(err, 0, "Invalid port: %s", s);
+	*(uint16_t *)xappend(ports, n, sizeof(uint16_t)) = (uint16_t)port;
+	*has = true;
+	return 0;
+}
+
+static int h_landlock_connect(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			      struct nsrun_error *err)
+{
+	struct landlock_config *l = &st->plan->landlock;
+
+	(void)opt;
+	return add_port(st, a[0], &l->connect_tcp, &l->n_connect_tcp, &l->has_connect_tcp, err);
+}
+
+static int h_landlock_bind(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			   struct nsrun_error *err)
+{
+	struct landlock_config *l = &st->plan->landlock;
+
+	(void)opt;
+	return add_port(st, a[0], &l->bind_tcp, &l->n_bind_tcp, &l->has_bind_tcp, err);
+}
+
+/* The option table's action column: FN(handler) or a setter and its plan field. */
+#define FN(h) h, 0
+#define ON(f) h_on, offsetof(struct plan, f)
+#define OFF(f) h_off, offsetof(struct plan, f)
+#define FD(f) h_fd, offsetof(struct plan, f)
+#define STR(f) h_str, offsetof(struct plan, f)
+#define LABEL(f) h_label, offsetof(struct plan, f)
+#define LIST(f) h_list, offsetof(struct plan, f)
+#define HIDE(f) h_hide, offsetof(struct plan, f)
+#define NS(f) h_ns_yes, offsetof(struct plan, f)
+#define NSTRY(f) h_ns_try, offsetof(struct plan, f)
+#define LL(f) h_landlock_on, offsetof(struct plan, f)
+#define LLPATH(f) h_landlock_path, offsetof(struct plan, f)
+#define MODE(m) h_mode, (m)
+static const struct cli_action actions[OPT_MAX] = {
+#define CLI_ACTION_ROW(id, name, arity, group, flags, action, args, help) [OPT_##id] = { action },
+	NSRUN_OPTIONS(CLI_ACTION_ROW)
+#undef CLI_ACTION_ROW
 };
+#undef FN
+#undef ON
+#undef OFF
+#undef FD
+#undef STR
+#undef LABEL
+#undef LIST
+#undef HIDE
+#undef NS
+#undef NSTRY
+#undef LL
+#undef LLPATH
+#undef MODE
+
+static const struct cli_action *action_of(enum cli_option_id id)
+{
+	return &actions[id];
+}
 
 /* bwrap checks pending modifiers after every option except the modifiers themselves
  * (--overlay-src counts as an ordinary option for --perms and --size). */
@@ -726,7 +758,7 @@ static int parse_vector(struct cli_state *st, size_t argc, char *const *argv, si
 			return error_set(err, 0, "--args not supported in arguments file");
 		if (argc - i - 1 < opt->arity)
 			return missing_args(opt, err);
-		r = handlers[opt->id](st, opt, argv + i + 1, err);
+		r = actions[opt->id].fn(st, opt, argv + i + 1, err);
 		if (r < 0)
 			return r;
 		st->seen[opt->id] = true;
