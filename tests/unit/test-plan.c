@@ -203,10 +203,13 @@ static void test_to_argv(void **state)
 			"--cap-drop", "cap_net_raw", "--level-prefix", "x"));
 	round_trip(ARGS("--landlock-rw", "/a", "--landlock-exec", "/b", "--landlock-connect-tcp",
 			"1", "--landlock-bind-tcp", "0", "--landlock-scope", "--landlock-only",
-			"--landlock-deny-unix",
-			"--overlay-hide", "x", "--overlay-allow", "/y", "z"));
+			"--landlock-deny-unix", "--overlay-hide", "x", "--overlay-allow", "/y",
+			"z"));
 	round_trip(ARGS("--unshare-ipc", "--help"));
 	round_trip(ARGS("--version"));
+	round_trip(ARGS("--debug-opt=print-assumed-kernel"));
+	round_trip(ARGS("--not-a-security-boundary", "--debug-opt", "force-mount-setattr-fallback",
+			"--debug-opt=force-openat-fallback", "--bind", "/a", "/b", "true"));
 	round_trip(ARGS("--landlock-abi"));
 }
 
