@@ -110,6 +110,41 @@ test_fail_open() {
 }
 for_each_mode test_fail_open
 
+# The case bwrap 0.12's option was also written for: a submount whose flags are locked
+# (mounted by a more privileged user namespace) with strictatime, which statvfs() cannot
+# report, so the mount(2) path's remount asks for relatime and the kernel refuses (EPERM),
+# in bwrap 0.11.1 too. Only a user namespace sees locked flags: root's sandbox has none.
+test_locked_atime() {
+	local w out rc pre=()
+	w=$(mkwork locked)
+	[ "$MODE" = unpriv ] && pre=(setpriv --reuid="$UNPRIV_UID" --regid="$UNPRIV_GID" --clear-groups --)
+	locked() {
+		unshare -m --propagation private sh -c \
+			'mount -t tmpfs -o strictatime,nodiratime nsrun-locked "$0/sub" && exec "$@"' \
+			"$w" "${pre[@]}" "$BIN/nsrun" "$@"
+	}
+	out=$(locked "$FORCE" "${ROOT[@]}" --bind "$w" /mnt "$PROBE" cat /mnt/file 2>&1)
+	rc=$?
+	if [ "$MODE" = unpriv ]; then
+		check_eq "locked strictatime submount, fallback: fails" 1 "$rc"
+		check_match "locked strictatime submount, fallback: bwrap's message" \
+			"^nsrun: Can't bind mount /oldroot$w on /newroot/mnt: Operation not permitted$" "$out"
+	else
+		check_eq "strictatime submount, fallback: root's flags are not locked" 'content\n' \
+			"$(get cat:/mnt/file "$out")"
+	fi
+	out=$(locked "$FORCE" $NOTSEC "${ROOT[@]}" --bind "$w" /mnt "$PROBE" cat /mnt/file 2>&1)
+	check_eq "strictatime submount, fallback, $NOTSEC: runs" 'content\n' "$(get cat:/mnt/file "$out")"
+	if [ "$MODE" = unpriv ]; then
+		check_match "locked strictatime submount, $NOTSEC: warns" \
+			"remount \"/newroot/mnt/sub\": Operation not permitted \(ignored: $NOTSEC\)" "$out"
+	fi
+	out=$(locked "${ROOT[@]}" --bind "$w" /mnt "$PROBE" cat /mnt/file 2>&1)
+	check_eq "strictatime submount, fast path: runs without the option" 'content\n' \
+		"$(get cat:/mnt/file "$out")"
+}
+for_each_mode test_locked_atime
+
 test_still_fatal() {
 	local w out rc
 	w=$(mkwork fatal)
@@ -141,6 +176,16 @@ strace_nsrun() {
 	strace -f -qq -o "$log" -e trace=openat2,open_tree,mount_setattr,move_mount,fsopen,fsmount \
 		-- "${pre[@]}" "$BIN/nsrun" "$@"
 }
+
+# The forced walk still resolves inside the new root: an absolute symlink there leads to
+# the sandbox's directory, not the host's.
+test_forced_walk() {
+	local out
+	out=$(nsrun --debug-opt=force-openat-fallback --ro-bind / / --tmpfs /mnt --dir /mnt/real \
+		--symlink /mnt/real /mnt/link --dir /mnt/link/sub "$PROBE" ls /mnt/real 2>&1)
+	check_match "force-openat-fallback: a destination through an in-root symlink" '^ls:/mnt/real=sub' "$out"
+}
+for_each_mode test_forced_walk
 
 test_debug_opt() {
 	local out log="$TMP/strace-$MODE" calls form
