@@ -201,7 +201,10 @@ test_debug_opt() {
 	out=$(nsrun --help 2>&1)
 	check_nomatch "--debug-opt is hidden from --help" 'debug-opt' "$out"
 
-	local args=(--ro-bind / / --tmpfs /mnt --dir /mnt/a/b --bind /usr /mnt/a/b "$PROBE" pid)
+	local h="$TMP/hide-$MODE"
+	mkdir -p "$h/x" "$h/y"
+	local args=(--ro-bind / / --tmpfs /mnt --dir /mnt/a/b --bind /usr /mnt/a/b
+		--overlay-hide "$h/x" "$PROBE" pid ls "$h")
 	out=$(strace_nsrun "$log" "${args[@]}" 2>&1)
 	check_match "without --debug-opt: the sandbox runs" '^pid=' "$out"
 	calls=$(count_calls "$log")
@@ -211,6 +214,7 @@ test_debug_opt() {
 		# shellcheck disable=SC2086
 		out=$(strace_nsrun "$log" $form "${args[@]}" 2>&1)
 		check_match "$form: the sandbox runs" '^pid=' "$out"
+		check_match "$form: --overlay-hide still hides" "^ls:$h=y\$" "$out"
 		calls=$(count_calls "$log")
 		case $form in
 		*mount*) check_nomatch "$form: no fd-based mount call" '^(open_tree|mount_setattr|move_mount|fsopen|fsmount) ' "$calls"
