@@ -25,12 +25,14 @@ enum cli_flags {
 	OPTF_MODIFIER = 1u << 0, /* applies to the next option (--perms, --size, --overlay-src) */
 	OPTF_NSRUN = 1u << 1,	 /* nsrun extension, not in bwrap */
 	OPTF_BWRAP08 = 1u << 2,	 /* present in Debian 12's bwrap 0.8.0 */
+	OPTF_HIDDEN = 1u << 3,	 /* left out of --help, as bwrap hides it (still in the man page) */
 };
 
 /* Short aliases that keep the rows below readable. */
 #define OPTG_FS OPTG_FILESYSTEM
 #define OPTF_B8 OPTF_BWRAP08
 #define OPTF_NS OPTF_NSRUN
+#define OPTF_HID OPTF_HIDDEN
 
 /* clang-format off */
 #define NSRUN_OPTIONS(X) \
@@ -49,6 +51,7 @@ enum cli_flags {
 	X(CHDIR, "--chdir", 1, OPTG_PROCESS, OPTF_B8, STR(proc.chdir), "DIR", "Change directory to DIR") \
 	X(CHMOD, "--chmod", 2, OPTG_FS, OPTF_B8, FN(h_op), "OCTAL PATH", "Change permissions of PATH (must already exist)") \
 	X(CLEARENV, "--clearenv", 0, OPTG_PROCESS, OPTF_B8, FN(h_clearenv), "", "Unset all environment variables") \
+	X(DEBUG_OPT, "--debug-opt", 1, OPTG_GENERAL, OPTF_HID, FN(h_debug_opt), "NAME", "Developer switches: print-assumed-kernel, force-mount-setattr-fallback, force-openat-fallback (also --debug-opt=NAME)") \
 	X(DEV, "--dev", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new dev on DEST") \
 	X(DEV_BIND, "--dev-bind", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Bind mount the host path SRC on DEST, allowing device access") \
 	X(DEV_BIND_TRY, "--dev-bind-try", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Equal to --dev-bind but ignores non-existent SRC") \
@@ -75,6 +78,7 @@ enum cli_flags {
 	X(LOCK_FILE, "--lock-file", 1, OPTG_STATUS, OPTF_B8, LIST(sync.lock_files), "DEST", "Take a lock on DEST while sandbox is running") \
 	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new mqueue on DEST") \
 	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, ON(proc.new_session), "", "Create a new terminal session") \
+	X(NOT_A_SECURITY_BOUNDARY, "--not-a-security-boundary", 0, OPTG_SECURITY, 0, ON(debug.not_a_security_boundary), "", "Not a sandbox: warn instead of failing when a bind's submount cannot be remounted") \
 	X(OVERLAY, "--overlay", 3, OPTG_FS, 0, FN(h_op), "RWSRC WORKDIR DEST", "Mount overlayfs on DEST, writes going to RWSRC (WORKDIR: an empty dir on its filesystem)") \
 	X(OVERLAY_ALLOW, "--overlay-allow", 1, OPTG_HIDE, OPTF_NS, HIDE(hide.allow), "NAME|PATH", "Show only allowed entries in NAME's PATH directories or PATH's directory; wins over --overlay-hide (repeatable)") \
 	X(OVERLAY_HIDE, "--overlay-hide", 1, OPTG_HIDE, OPTF_NS, HIDE(hide.hide), "NAME|PATH", "Hide NAME (searched in PATH) or PATH from the sandbox (repeatable)") \

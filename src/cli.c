@@ -532,6 +532,27 @@ static int h_op(struct cli_state *st, const struct cli_option *opt, char *const 
 	return 0;
 }
 
+/* --debug-opt NAME: bwrap 0.12's hidden switches for testing its fallbacks. nsrun keeps
+ * every fallback built in, so forcing one always works. */
+static int h_debug_opt(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		       struct nsrun_error *err)
+{
+	struct plan *p = st->plan;
+
+	(void)opt;
+	if (strcmp(a[0], "print-assumed-kernel") == 0) {
+		p->mode = PLAN_ASSUMED_KERNEL;
+		st->stop = true;
+	} else if (strcmp(a[0], "force-mount-setattr-fallback") == 0) {
+		p->debug.force_mount_fallback = true;
+	} else if (strcmp(a[0], "force-openat-fallback") == 0) {
+		p->debug.force_openat_fallback = true;
+	} else {
+		return error_set(err, 0, "Unknown --debug-opt %s", a[0]);
+	}
+	return 0;
+}
+
 static int h_list(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		  struct nsrun_error *err)
 {
@@ -732,6 +753,49 @@ static int check_modifiers(struct cli_state *st, enum cli_option_id id, struct n
 	return 0;
 }
 
+/* Metavariables that name a path. */
+static bool metavar_is_path(const char *word, size_t len)
+{
+	static const char *const paths[] = { "SRC", "DEST", "DIR", "PATH", "RWSRC", "WORKDIR" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
+		if (strlen(paths[i]) == len && strncmp(word, paths[i], len) == 0)
+			return true;
+	return false;
+}
+
+/* bwrap 0.13 refuses an empty path at parse time: bwrap 0.11.1 bound the host's root over
+ * the sandbox's for `--bind-try "$UNSET" "$UNSET"`. The table's metavariables say which
+ * arguments are paths; nsrun's own options check theirs. */
+static int check_empty_paths(const struct cli_option *opt, char *const *a, struct nsrun_error *err)
+{
+	const char *m = opt->args;
+
+	if (opt->flags & OPTF_NSRUN)
+		return 0;
+	for (unsigned i = 0; i < opt->arity && *m; i++) {
+		size_t len = strcspn(m, " ");
+
+		if (!a[i][0] && metavar_is_path(m, len))
+			return error_set(err, 0, "%s requires a non-empty %.*s", opt->name,
+					 (int)len, m);
+		m += len + (m[len] == ' ');
+	}
+	return 0;
+}
+
+/* "--debug-opt=NAME", the form bwrap's own tests use; other options take no '='. */
+static const struct cli_option *find_with_value(const char *arg, const char **value)
+{
+	static const char prefix[] = "--debug-opt=";
+
+	*value = NULL;
+	if (strncmp(arg, prefix, sizeof(prefix) - 1) != 0)
+		return cli_find_option(arg);
+	*value = arg + sizeof(prefix) - 1;
+	return cli_find_option("--debug-opt");
+}
+
 /* Parses options until COMMAND ("--" or the first argument not starting with '-');
  * *ret_cmd is COMMAND's index (argc if none). A COMMAND ends the loop before the
  * modifier check, which is why a dangling --perms before it is silently ignored. */
@@ -742,8 +806,10 @@ static int parse_vector(struct cli_state *st, size_t argc, char *const *argv, si
 	int r;
 
 	while (i < argc && !st->stop) {
-		const char *arg = argv[i];
+		const char *arg = argv[i], *value;
 		const struct cli_option *opt;
+		char *const *a = argv + i + 1;
+		unsigned arity;
 
 		if (strcmp(arg, "--") == 0) {
 			i++;
@@ -751,14 +817,19 @@ static int parse_vector(struct cli_state *st, size_t argc, char *const *argv, si
 		}
 		if (arg[0] != '-')
 			break;
-		opt = cli_find_option(arg);
+		opt = find_with_value(arg, &value);
 		if (!opt)
 			return error_set(err, 0, "Unknown option %s", arg);
 		if (opt->id == OPT_ARGS && st->in_file)
 			return error_set(err, 0, "--args not supported in arguments file");
-		if (argc - i - 1 < opt->arity)
+		arity = value ? 0 : opt->arity;
+		if (value)
+			a = (char *const *)&value;
+		if (argc - i - 1 < arity)
 			return missing_args(opt, err);
-		r = actions[opt->id].fn(st, opt, argv + i + 1, err);
+		r = check_empty_paths(opt, a, err);
+		if (r >= 0)
+			r = actions[opt->id].fn(st, opt, a, err);
 		if (r < 0)
 			return r;
 		st->seen[opt->id] = true;
@@ -767,7 +838,7 @@ static int parse_vector(struct cli_state *st, size_t argc, char *const *argv, si
 		r = check_modifiers(st, opt->id, err);
 		if (r < 0)
 			return r;
-		i += 1 + opt->arity;
+		i += 1 + arity;
 	}
 	*ret_cmd = i;
 	return 0;
@@ -849,7 +920,7 @@ void cli_usage(FILE *out, const char *argv0)
 			const struct cli_option *o = &cli_options[i];
 			char left[64];
 
-			if (o->group != (enum cli_group)g)
+			if (o->group != (enum cli_group)g || (o->flags & OPTF_HIDDEN))
 				continue;
 			snprintf(left, sizeof(left), "%s%s%s", o->name, o->args[0] ? " " : "",
 				 o->args);

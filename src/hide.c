@@ -104,7 +104,7 @@ static int open_in_root(int root_fd, const char *canon)
 		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
-	int fd = sys_openat2(root_fd, canon, &how);
+	int fd = path_openat2(root_fd, canon, &how);
 
 	/* Without openat2 (< 5.6) the plain walk is equivalent: canon holds no symlinks. */
 	if (fd < 0 && errno == ENOSYS)

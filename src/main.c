@@ -13,6 +13,8 @@
 #include "cli.h"
 #include "error.h"
 #include "landlock.h"
+#include "mount.h"
+#include "path.h"
 #include "plan.h"
 #include "sandbox.h"
 
@@ -71,6 +73,20 @@ static int print_version(void)
 	return 0;
 }
 
+/* --debug-opt=print-assumed-kernel. bwrap prints the kernel its build assumes, below which
+ * it has no fallbacks. nsrun builds every fallback in, so the honest counterpart is the
+ * oldest kernel on which none is needed: mount_setattr() is 5.12 (openat2() is 5.6). */
+#define NSRUN_FAST_PATH_KERNEL "5.12.0"
+
+/* --debug-opt=force-*-fallback: before the clone, so the child inherits the choice. */
+static void force_fallbacks(const struct plan *plan)
+{
+	if (plan->debug.force_mount_fallback)
+		mount_force_fallback();
+	if (plan->debug.force_openat_fallback)
+		path_force_fallback();
+}
+
 int main(int argc, char **argv)
 {
 	struct nsrun_error err = { 0 };
@@ -107,6 +123,10 @@ int main(int argc, char **argv)
 		if (landlock_print_abi(stdout, &err) < 0)
 			error_die(&err);
 		return 0;
+	case PLAN_ASSUMED_KERNEL:
+		plan_free(&plan);
+		printf("%s\n", NSRUN_FAST_PATH_KERNEL);
+		return 0;
 	case PLAN_RUN:
 		break;
 	case PLAN_MODE_MAX:
@@ -122,6 +142,7 @@ int main(int argc, char **argv)
 	if (plan_validate(&plan, getuid() == 0, &err) < 0)
 		error_die(&err);
 	leak_check_before_pidns(&plan);
+	force_fallbacks(&plan);
 	r = sandbox_run(&plan, &err);
 	if (r < 0)
 		error_die(&err);

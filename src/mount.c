@@ -43,6 +43,11 @@ bool mount_api_available(void)
 	return api_state == 1;
 }
 
+void mount_force_fallback(void)
+{
+	api_state = 0;
+}
+
 static unsigned long attrs_to_ms(uint64_t attrs)
 {
 	unsigned long f = 0;
@@ -100,7 +105,25 @@ static int legacy_remount_one(const char *path, unsigned long add)
 	return 0;
 }
 
-static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs)
+/* A submount we may not touch (locked, foreign) keeps its flags, as in bwrap; one covered
+ * by a later mount is unreachable (ENOENT/ENOTDIR) and unseen. With fail_open
+ * (--not-a-security-boundary) any other failure on a submount is a warning too; the top
+ * of the tree (i == 0) must always get the flags. */
+static bool submount_error_ok(size_t i, int r, const char *path, bool fail_open)
+{
+	if (i == 0)
+		return false;
+	if (r == -EACCES || r == -ENOENT || r == -ENOTDIR)
+		return true;
+	if (!fail_open)
+		return false;
+	log_warn("Unable to apply mount flags: remount \"%s\": %s (ignored: "
+		 "--not-a-security-boundary)",
+		 path, strerror(-r));
+	return true;
+}
+
+static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs, bool fail_open)
 {
 	_cleanup_free_ char *path = NULL;
 	_cleanup_strv_free_ char **subs = NULL;
@@ -117,9 +140,7 @@ static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs)
 		return r;
 	for (size_t i = 0; subs[i]; i++) {
 		r = legacy_remount_one(subs[i], add);
-		/* Submounts we may not touch (locked, foreign) keep their flags, as in bwrap;
-		 * ones covered by a later mount are unreachable (ENOENT/ENOTDIR) and unseen. */
-		if (r < 0 && (i == 0 || (r != -EACCES && r != -ENOENT && r != -ENOTDIR)))
+		if (r < 0 && !submount_error_ok(i, r, subs[i], fail_open))
 			return r;
 	}
 	return 0;
@@ -152,7 +173,7 @@ int mount_attach(int mnt_fd, int dest_fd)
 	return 0;
 }
 
-static int legacy_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs)
+static int legacy_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs, bool fail_open)
 {
 	char src[64], dst[64];
 
@@ -161,19 +182,32 @@ static int legacy_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs)
 	if (mount(src, dst, NULL, MS_BIND | (recursive ? MS_REC : 0), NULL) < 0)
 		return -errno;
 	/* Flags must be re-applied on a fresh lookup: dest_fd still names the covered dir. */
-	return attrs ? legacy_set_attrs(dest_fd, recursive, attrs) : 0;
+	return attrs ? legacy_set_attrs(dest_fd, recursive, attrs, fail_open) : 0;
 }
 
-int mount_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs)
+static int bind_tree(int src_fd, int dest_fd, bool recursive, uint64_t attrs, bool fail_open)
 {
 	_cleanup_close_ int fd = -1;
 
 	if (!mount_api_available())
-		return legacy_bind(src_fd, dest_fd, recursive, attrs);
+		return legacy_bind(src_fd, dest_fd, recursive, attrs, fail_open);
 	fd = mount_clone_tree(src_fd, recursive, attrs);
 	if (fd < 0)
 		return fd;
 	return mount_attach(fd, dest_fd);
+}
+
+int mount_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs)
+{
+	return bind_tree(src_fd, dest_fd, recursive, attrs, false);
+}
+
+/* On the fast path there is nothing to tolerate: mount_setattr() sets the flags on the
+ * whole detached copy at once, and adding restrictions is never refused for a locked
+ * submount, so it fails for the tree or not at all. */
+int mount_bind_fail_open(int src_fd, int dest_fd, uint64_t attrs)
+{
+	return bind_tree(src_fd, dest_fd, true, attrs, true);
 }
 
 int mount_set_attrs(int dest_fd, bool recursive, uint64_t attrs)
@@ -181,7 +215,7 @@ int mount_set_attrs(int dest_fd, bool recursive, uint64_t attrs)
 	struct nsrun_mount_attr a = { .attr_set = attrs };
 
 	if (!mount_api_available())
-		return legacy_set_attrs(dest_fd, recursive, attrs);
+		return legacy_set_attrs(dest_fd, recursive, attrs, false);
 	if (sys_mount_setattr(dest_fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a) < 0)
 		return -errno;
 	return 0;

@@ -25,10 +25,19 @@ struct mount_opt {
 /* true when open_tree, move_mount, mount_setattr and fsopen all exist (probed once). */
 bool mount_api_available(void);
 
+/* --debug-opt=force-mount-setattr-fallback: take the mount(2) path from now on, as on a
+ * kernel without the new API (what `make check-legacy` gets from a seccomp filter). */
+void mount_force_fallback(void);
+
 /* Bind the tree at src_fd (any fd: O_PATH, a directory, a tty...) onto dest_fd and set
  * attrs on every mount of the copy (recursive) or on its top only. One mount_setattr
  * call however many submounts. Returns 0 or -errno (no message: callers word it). */
 int mount_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs);
+
+/* A recursive mount_bind() for --not-a-security-boundary: where submounts are remounted
+ * one by one (the mount(2) path), one that cannot take attrs keeps its flags and a
+ * warning is logged; the top of the tree must take them. */
+int mount_bind_fail_open(int src_fd, int dest_fd, uint64_t attrs);
 
 /* Fast path only: a detached recursive clone of src_fd with attrs applied (an fd for
  * mount_attach), or -ENOSYS on kernels without the new API. */

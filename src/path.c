@@ -24,6 +24,24 @@
 
 #define PATH_MAX_LINKS 40
 
+/* --debug-opt=force-openat-fallback: resolve by the walk, as where openat2() is missing.
+ * Set once before the sandbox starts; like mount.c's API probe, a fact about the kernel. */
+static bool force_walk;
+
+void path_force_fallback(void)
+{
+	force_walk = true;
+}
+
+int path_openat2(int dfd, const char *path, struct nsrun_open_how *how)
+{
+	if (force_walk) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return sys_openat2(dfd, path, how);
+}
+
 /* ---- the real tree: handles are O_PATH fds ---- */
 
 static int fd_open(void *ctx, int dir, const char *name)
@@ -391,7 +409,7 @@ static int open_resolve(int root_fd, const char *path, int flags, bool no_symlin
 	int fd = -1;
 
 	for (int tries = 0; tries < 8; tries++) {
-		fd = sys_openat2(root_fd, path, &how);
+		fd = path_openat2(root_fd, path, &how);
 		/* EAGAIN: a concurrent rename made the kernel give up on ".." safety. */
 		if (fd >= 0 || errno != EAGAIN)
 			break;

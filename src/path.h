@@ -76,6 +76,12 @@ void path_walk_result_free(struct path_walk_result *res);
  * Symlinks are followed inside the root; magic links are refused (ELOOP). */
 int path_open(int root_fd, const char *path, int flags);
 
+/* --debug-opt=force-openat-fallback: from now on path_openat2() answers ENOSYS, as on a
+ * kernel without openat2() (< 5.6), so every caller takes its fallback. */
+void path_force_fallback(void);
+struct nsrun_open_how;
+int path_openat2(int dfd, const char *path, struct nsrun_open_how *how);
+
 /* Opens an existing PATH beneath root_fd like path_open, but a symlink in any component
  * (the last included) fails with -ELOOP: openat2(RESOLVE_NO_SYMLINKS), else the walk. For
  * paths whose every component the caller must see as named (Landlock rule paths). */

@@ -380,6 +380,7 @@ char *plan_format(const struct plan *plan)
 		[PLAN_HELP] = "help",
 		[PLAN_VERSION] = "version",
 		[PLAN_LANDLOCK_ABI] = "landlock-abi",
+		[PLAN_ASSUMED_KERNEL] = "assumed-kernel",
 	};
 	char *buf = NULL;
 	size_t len = 0;
@@ -398,6 +399,11 @@ char *plan_format(const struct plan *plan)
 	format_landlock(f, &plan->landlock);
 	put_strv(f, "hide.hide", plan->hide.hide);
 	put_strv(f, "hide.allow", plan->hide.allow);
+	fprintf(f,
+		"debug.force_mount_fallback=%d\ndebug.force_openat_fallback=%d\n"
+		"debug.not_a_security_boundary=%d\n",
+		plan->debug.force_mount_fallback, plan->debug.force_openat_fallback,
+		plan->debug.not_a_security_boundary);
 	if (fclose(f) != 0)
 		abort();
 	return buf;
@@ -561,6 +567,12 @@ static void rest_to_argv(char ***v, const struct plan *p)
 		push_opt_str(v, "--overlay-allow", p->hide.allow[i]);
 	if (p->level_prefix)
 		push(v, "--level-prefix");
+	if (p->debug.not_a_security_boundary)
+		push(v, "--not-a-security-boundary");
+	if (p->debug.force_mount_fallback)
+		push(v, "--debug-opt=force-mount-setattr-fallback");
+	if (p->debug.force_openat_fallback)
+		push_opt_str(v, "--debug-opt", "force-openat-fallback");
 }
 
 char **plan_to_argv(const struct plan *plan)
@@ -574,9 +586,10 @@ char **plan_to_argv(const struct plan *plan)
 	proc_to_argv(&v, &plan->proc);
 	rest_to_argv(&v, plan);
 	if (plan->mode != PLAN_RUN)
-		push(&v, plan->mode == PLAN_HELP    ? "--help" :
-			 plan->mode == PLAN_VERSION ? "--version" :
-						      "--landlock-abi");
+		push(&v, plan->mode == PLAN_HELP	   ? "--help" :
+			 plan->mode == PLAN_VERSION	   ? "--version" :
+			 plan->mode == PLAN_ASSUMED_KERNEL ? "--debug-opt=print-assumed-kernel" :
+							     "--landlock-abi");
 	if (plan->proc.argv) {
 		push(&v, "--");
 		for (size_t i = 0; plan->proc.argv[i]; i++)

@@ -156,11 +156,19 @@ struct hide_config {
 	char **allow; /* --overlay-allow NAME|PATH, NULL-terminated */
 };
 
+/* ---- bwrap 0.12/0.13: developer switches and the fail-open mode ---- */
+struct debug_config {
+	bool force_mount_fallback;    /* --debug-opt=force-mount-setattr-fallback: mount(2) path */
+	bool force_openat_fallback;   /* --debug-opt=force-openat-fallback: no openat2() */
+	bool not_a_security_boundary; /* --not-a-security-boundary: submount remounts may fail */
+};
+
 enum plan_mode {
 	PLAN_RUN = 0,
-	PLAN_HELP,	   /* --help: usage on stdout, exit 0 */
-	PLAN_VERSION,	   /* --version */
-	PLAN_LANDLOCK_ABI, /* --landlock-abi: print what this kernel offers */
+	PLAN_HELP,	     /* --help: usage on stdout, exit 0 */
+	PLAN_VERSION,	     /* --version */
+	PLAN_LANDLOCK_ABI,   /* --landlock-abi: print what this kernel offers */
+	PLAN_ASSUMED_KERNEL, /* --debug-opt=print-assumed-kernel */
 	PLAN_MODE_MAX
 };
 
@@ -175,6 +183,7 @@ struct plan {
 	struct seccomp_config seccomp;
 	struct landlock_config landlock;
 	struct hide_config hide;
+	struct debug_config debug;
 	bool level_prefix;
 	char **warnings; /* messages the parser wants printed (e.g. "Only the last --chdir ..."), NULL-terminated */
 };

@@ -278,8 +278,10 @@ static int make_mountpoint_for(int root_fd, const struct op *op, int src_fd,
 }
 
 /* Opens the resolved host source, makes the mount point and binds the tree there.
- * Returns 1 when bound, 0 when a -try source vanished since it was resolved. */
-static int bind_source(int root_fd, const struct op *op, const char *src, struct nsrun_error *err)
+ * Returns 1 when bound, 0 when a -try source vanished since it was resolved. fail_open:
+ * --not-a-security-boundary, so a submount that cannot be remounted is only a warning. */
+static int bind_source(int root_fd, const struct op *op, const char *src, bool fail_open,
+		       struct nsrun_error *err)
 {
 	_cleanup_close_ int src_fd = -1, dest_fd = -1;
 	int r;
@@ -294,28 +296,31 @@ static int bind_source(int root_fd, const struct op *op, const char *src, struct
 	dest_fd = make_mountpoint_for(root_fd, op, src_fd, err);
 	if (dest_fd < 0)
 		return dest_fd;
-	r = mount_bind(src_fd, dest_fd, true, bind_attrs(op->type));
+	r = fail_open ? mount_bind_fail_open(src_fd, dest_fd, bind_attrs(op->type)) :
+			mount_bind(src_fd, dest_fd, true, bind_attrs(op->type));
 	if (r < 0)
 		return mount_error(err, r, "Can't bind mount %s on %s%s", src, NEWROOT, op->dest);
 	return 1;
 }
 
-static int do_bind(int root_fd, const struct op *op, const char *src, struct nsrun_error *err)
+static int do_bind(int root_fd, const struct op *op, const char *src, bool fail_open,
+		   struct nsrun_error *err)
 {
-	int r = bind_source(root_fd, op, src, err);
+	int r = bind_source(root_fd, op, src, fail_open, err);
 
 	return r < 0 ? r : 0;
 }
 
 /* --bind-fd: the fd's path was resolved before the pivot; the mounted tree must be the
  * fd's directory, or the path was swapped in between. */
-static int do_bind_fd(int root_fd, const struct op *op, const char *src, struct nsrun_error *err)
+static int do_bind_fd(int root_fd, const struct op *op, const char *src, bool fail_open,
+		      struct nsrun_error *err)
 {
 	_cleanup_close_ int fd = op->fd, check = -1;
 	struct stat a, b;
 	int r;
 
-	r = bind_source(root_fd, op, src, err);
+	r = bind_source(root_fd, op, src, fail_open, err);
 	if (r < 0)
 		return r;
 	check = path_open(root_fd, op->dest, O_PATH);
@@ -406,7 +411,7 @@ static int do_proc(struct rootfs_state *st, int root_fd, const struct op *op,
 
 		bind.type = OP_BIND;
 		bind.source = (char *)"/proc";
-		r = do_bind(root_fd, &bind, OLDROOT "/proc", err);
+		r = do_bind(root_fd, &bind, OLDROOT "/proc", false, err);
 	}
 	return r < 0 ? r : files_proc_cover(root_fd, op->dest, st->cfg->host_privileged, err);
 }
@@ -509,10 +514,11 @@ static int run_op(struct rootfs_state *st, const struct op *op, const struct res
 	case OP_BIND:
 	case OP_RO_BIND:
 	case OP_DEV_BIND:
-		return res->skip ? 0 : do_bind(root_fd, op, res->src, err);
+		return res->skip ? 0 : do_bind(root_fd, op, res->src, st->cfg->fail_open, err);
 	case OP_BIND_FD:
 	case OP_RO_BIND_FD:
-		return do_bind_fd(root_fd, op, res->src, err);
+		/* The same ops as --bind/--ro-bind in bwrap, so fail-open applies to them too. */
+		return do_bind_fd(root_fd, op, res->src, st->cfg->fail_open, err);
 	case OP_REMOUNT_RO:
 		return do_remount_ro(root_fd, op, err);
 	case OP_PROC:

@@ -22,6 +22,7 @@ struct rootfs_config {
 	bool new_pidns;			/* --proc mounts a fresh procfs instead of binding */
 	bool host_privileged;		/* root, or no userns: every /proc cover is needed */
 	const char *file_label;		/* --file-label, NULL if unset */
+	bool fail_open; /* --not-a-security-boundary: binds tolerate submount remount failures */
 	const struct landlock_config
 		*landlock; /* --landlock-rw/-exec: what the command can write becomes noexec */
 };

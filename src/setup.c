@@ -70,6 +70,7 @@ static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
 		.new_pidns = (ctx->clone_flags & CLONE_NEWPID) || plan->ns.pidns_fd >= 0,
 		.host_privileged = ctx->real_root || !ctx->in_userns,
 		.file_label = plan->proc.file_label,
+		.fail_open = plan->debug.not_a_security_boundary,
 		.landlock = &plan->landlock,
 	};
 

@@ -12,6 +12,8 @@ test_helpers = \
 	tests/helpers/plan-dump \
 	tests/helpers/sec-attack \
 	tests/helpers/seccomp-guard
+# bwrap 0.12/0.13 additions: a FUSE mount that cannot be remounted (--not-a-security-boundary)
+test_helpers += tests/helpers/fuse-broken
 check_PROGRAMS += $(test_helpers)
 # The probe is static and uninstrumented so it runs in a sandbox with no /usr.
 tests_helpers_nsrun_probe_CFLAGS = $(WARN_CFLAGS)
@@ -63,6 +65,8 @@ integration_tests += tests/integration/t-sec-noexec.sh
 integration_tests += tests/integration/t-inputs.sh
 # area: bwrap callers' argument shapes (compat)
 integration_tests += tests/integration/t-bwrap-shapes.sh
+# area: bwrap 0.12 and 0.13's additions (issue 9)
+integration_tests += tests/integration/t-bwrap13.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh

@@ -44,3 +44,7 @@ allow 'fd with a leading space' '.' \
 allow '@(--dev over host submounts|--bind / over host submounts)' \
 	'^(bwrap: +[0-9]+:[0-9]+ / /dev/(shm|pts) rw,relatime|nsrun: +[0-9]+:[0-9]+ / /dev/(shm|pts) r[ow],nosuid,nodev,relatime) - (tmpfs tmpfs rw,size=[0-9]+k|devpts devpts rw,mode=600,ptmxmode=000)$' \
 	'This is stricter: covered submounts get the flags too. They are unreachable, so nothing but /proc/self/mountinfo shows the difference.'
+
+# bubblewrap 0.13 refuses an empty path; 0.11.1 binds the host's root for it.
+allow 'empty path argument' '.' \
+	'An empty path argument is an error before anything runs, as in bubblewrap 0.13,'

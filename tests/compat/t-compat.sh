@@ -232,6 +232,15 @@ cases_cli() {
 	c "--chdir twice" "--chdir" -- "${R[@]}" --chdir / --chdir / "$P" cwd
 }
 
+# bubblewrap 0.12 and 0.13's additions. The 0.11.1 oracle lacks --not-a-security-boundary, so
+# that case skips against it (it runs against a newer bwrap); --debug-opt is hidden from
+# bwrap's --help, so it is not compared at all. An empty path differs on purpose.
+cases_bwrap13() {
+	c "--not-a-security-boundary" "--not-a-security-boundary" -- "${R[@]}" --not-a-security-boundary \
+		--tmpfs /tmp --ro-bind /usr /tmp/u "$P" ids mountinfo /tmp/u
+	c "empty path argument" "" -- "${R[@]}" --tmpfs /tmp --bind-try "" "" "$P" cwd
+}
+
 # hold_ns TOOL: a sandbox started by TOOL in the current mode, whose namespaces
 # --userns/--pidns can join (HOLD_NS); hold_stop ends it.
 hold_ns() {
@@ -323,6 +332,7 @@ test_compat() {
 	cases_process
 	cases_cli
 	cases_issue9
+	cases_bwrap13
 	hold_stop
 	oracle_reap
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * list-options.c: prints the option table, one row per line, as
- * "NAME ARITY GROUP FLAGS" (FLAGS: comma list of modifier,nsrun,bwrap08, or "-").
+ * "NAME ARITY GROUP FLAGS" (FLAGS: comma list of modifier,nsrun,bwrap08,hidden, or "-").
  * The meta and compat tests parse this; keep the format stable.
  */
 #include "config.h"
@@ -24,6 +24,9 @@ int main(void)
 				 flags[0] ? "," : "");
 		if (o->flags & OPTF_BWRAP08)
 			snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "%sbwrap08",
+				 flags[0] ? "," : "");
+		if (o->flags & OPTF_HIDDEN)
+			snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "%shidden",
 				 flags[0] ? "," : "");
 		printf("%s %u %s %s\n", o->name, o->arity, cli_group_name(o->group),
 		       flags[0] ? flags : "-");

@@ -3,7 +3,9 @@
 # t-docs.sh: every option of the table in src/cli-options.h (printed by
 # tests/helpers/list-options as "NAME ARITY GROUP FLAGS") must appear in --help,
 # man/nsrun.1, both completions (bash: in the array for its arity) and NEWS, and
-# none of them may list an option the table lacks. Plain TAP; needs no namespaces.
+# none of them may list an option the table lacks. A hidden option (FLAGS "hidden", as
+# bwrap hides --debug-opt) is the exception: it must be everywhere but --help, where it
+# must not be. Plain TAP; needs no namespaces.
 
 set -u
 # comm, join and sort must agree on one collation.
@@ -85,7 +87,16 @@ else
 	diag <"$TMP/help.err"
 fi
 sed -n 's/^    \(--[a-z0-9][a-z0-9-]*\).*/\1/p' "$TMP/help" | sort -u >"$TMP/doc"
-compare "--help" "$TMP/all" "$TMP/doc"
+awk '$4 ~ /(^|,)hidden(,|$)/ { print $1 }' "$TMP/table" | sort -u >"$TMP/hidden"
+comm -23 "$TMP/all" "$TMP/hidden" >"$TMP/shown"
+compare "--help" "$TMP/shown" "$TMP/doc"
+shown_hidden=$(comm -12 "$TMP/hidden" "$TMP/doc" | tr '\n' ' ')
+if [ -z "$shown_hidden" ]; then
+	ok "--help leaves out the hidden options ($(wc -l <"$TMP/hidden"))"
+else
+	not_ok "--help leaves out the hidden options"
+	echo "listed: $shown_hidden" | diag
+fi
 
 # check_field DOC WHAT FILE: FILE holds "NAME VALUE" lines from DOC; VALUE must equal
 # the table's (field 2 for arity, 3 for group). Names missing on either side are

@@ -98,7 +98,8 @@ static void test_table_sorted(void **state)
 {
 	(void)state;
 	assert_int_equal(cli_n_options, OPT_MAX);
-	assert_int_equal(cli_n_options, 67 + 10);
+	/* bwrap 0.11.1, bwrap 0.12/0.13 (--debug-opt, --not-a-security-boundary), nsrun. */
+	assert_int_equal(cli_n_options, 67 + 2 + 10);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
@@ -837,6 +838,98 @@ static void test_extensions(void **state)
 	EXPECT_ERR("--landlock-exec requires an absolute path", "--landlock-exec", "", "true");
 }
 
+/* bwrap 0.13: every path argument of every bwrap option is refused when empty, with the
+ * path's metavariable named; the other arguments of the same option are valid. */
+static void test_empty_paths(void **state)
+{
+	size_t checked = 0;
+
+	(void)state;
+	for (size_t i = 0; i < cli_n_options; i++) {
+		const struct cli_option *o = &cli_options[i];
+		const char *m = o->args;
+
+		if (o->flags & OPTF_NSRUN)
+			continue;
+		for (unsigned k = 0; k < o->arity; k++) {
+			size_t len = strcspn(m, " ");
+			char word[16], want[128];
+			const char *args[6] = { o->name };
+
+			snprintf(word, sizeof(word), "%.*s", (int)len, m);
+			m += len + (m[len] == ' ');
+			if (strcmp(word, "SRC") && strcmp(word, "DEST") && strcmp(word, "DIR") &&
+			    strcmp(word, "PATH") && strcmp(word, "RWSRC") &&
+			    strcmp(word, "WORKDIR"))
+				continue;
+			for (unsigned j = 0; j < o->arity; j++)
+				args[j + 1] = j == k			  ? "" :
+					      o->args[0] == 'F' && j == 0 ? "3" :
+					      o->args[0] == 'O' && j == 0 ? "0755" :
+									    "/x";
+			args[o->arity + 1] = "true";
+			snprintf(want, sizeof(want), "%s requires a non-empty %s", o->name, word);
+			expect_err_v(NULL, true, want, args);
+			checked++;
+		}
+	}
+	/* --bind* (6), --dev, --dir, --proc, --tmpfs, --mqueue, --remount-ro, --chdir,
+	 * --lock-file, --overlay-src, --tmp-overlay, --ro-overlay, --overlay (3), --symlink (2),
+	 * --chmod, --file, --bind-data, --ro-bind-data, --bind-fd, --ro-bind-fd. */
+	assert_int_equal(checked, 6 * 2 + 11 + 3 + 2 + 6);
+	EXPECT_ERR("--bind-try requires a non-empty SRC", "--bind-try", "", "", "true");
+	EXPECT_ERR("--bind requires a non-empty DEST", "--bind", "/x", "", "true");
+	/* Not paths: an empty --setenv value, --argv0, --hostname are still fine. */
+	{
+		struct plan p;
+
+		PARSE_OK(&p, "--setenv", "A", "", "--argv0", "", "--hostname", "", "true");
+		plan_free(&p);
+	}
+	/* nsrun's own options keep their own messages. */
+	EXPECT_ERR("--overlay-hide requires a non-empty NAME or PATH", "--overlay-hide", "",
+		   "true");
+}
+
+static void test_debug_opt(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--debug-opt=print-assumed-kernel", "--bogus");
+	assert_int_equal(p.mode, PLAN_ASSUMED_KERNEL);
+	plan_free(&p);
+	PARSE_OK(&p, "--debug-opt", "print-assumed-kernel");
+	assert_int_equal(p.mode, PLAN_ASSUMED_KERNEL);
+	plan_free(&p);
+	PARSE_OK(&p, "--debug-opt=force-mount-setattr-fallback", "--debug-opt",
+		 "force-openat-fallback", "true");
+	assert_true(p.debug.force_mount_fallback);
+	assert_true(p.debug.force_openat_fallback);
+	assert_false(p.debug.not_a_security_boundary);
+	assert_int_equal(p.mode, PLAN_RUN);
+	plan_free(&p);
+	PARSE_OK(&p, "--debug-opt", "force-openat-fallback", "true");
+	assert_false(p.debug.force_mount_fallback);
+	assert_true(p.debug.force_openat_fallback);
+	plan_free(&p);
+	PARSE_OK(&p, "--not-a-security-boundary", "true");
+	assert_true(p.debug.not_a_security_boundary);
+	assert_false(p.debug.force_mount_fallback);
+	plan_free(&p);
+	EXPECT_ERR("Unknown --debug-opt bogus", "--debug-opt=bogus", "true");
+	EXPECT_ERR("Unknown --debug-opt ", "--debug-opt=", "true");
+	EXPECT_ERR("Unknown --debug-opt print-assumed-kernel=1", "--debug-opt",
+		   "print-assumed-kernel=1", "true");
+	EXPECT_ERR("--debug-opt takes an argument", "--debug-opt");
+	/* Only --debug-opt takes "=VALUE"; a prefix of it is not it. */
+	EXPECT_ERR("Unknown option --debug-o=force-openat-fallback",
+		   "--debug-o=force-openat-fallback", "true");
+	EXPECT_ERR("Unknown option --bind=/", "--bind=/", "/", "true");
+	EXPECT_ERR("Unknown option --not-a-security-boundary=1", "--not-a-security-boundary=1",
+		   "true");
+}
+
 static void test_usage(void **state)
 {
 	char *buf = NULL;
@@ -853,8 +946,12 @@ static void test_usage(void **state)
 		char line[64];
 
 		snprintf(line, sizeof(line), "\n    %s ", cli_options[i].name);
-		if (!strstr(buf, line))
+		if (cli_options[i].flags & OPTF_HIDDEN) {
+			if (strstr(buf, line))
+				fail_msg("hidden %s in usage", cli_options[i].name);
+		} else if (!strstr(buf, line)) {
 			fail_msg("%s missing from usage", cli_options[i].name);
+		}
 	}
 	free(buf);
 }
@@ -881,6 +978,8 @@ int main(void)
 		cmocka_unit_test(test_sync_fds_checked),
 		cmocka_unit_test(test_arg_limit),
 		cmocka_unit_test(test_extensions),
+		cmocka_unit_test(test_empty_paths),
+		cmocka_unit_test(test_debug_opt),
 		cmocka_unit_test(test_usage),
 	};
 

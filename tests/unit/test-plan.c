@@ -208,6 +208,9 @@ static void test_to_argv(void **state)
 			"z"));
 	round_trip(ARGS("--unshare-ipc", "--help"));
 	round_trip(ARGS("--version"));
+	round_trip(ARGS("--debug-opt=print-assumed-kernel"));
+	round_trip(ARGS("--not-a-security-boundary", "--debug-opt", "force-mount-setattr-fallback",
+			"--debug-opt=force-openat-fallback", "--bind", "/a", "/b", "true"));
 	round_trip(ARGS("--landlock-abi"));
 }
 
