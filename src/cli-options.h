@@ -15,6 +15,7 @@ enum cli_group {
 	OPTG_STATUS,
 	OPTG_HIDE,
 	OPTG_LANDLOCK,
+	OPTG_SUPERVISE,
 	OPTG_MAX
 };
 
@@ -28,6 +29,7 @@ enum cli_flags {
 #define OPTG_FS OPTG_FILESYSTEM
 #define OPTF_B8 OPTF_BWRAP08
 #define OPTF_NS OPTF_NSRUN
+#define OPTG_SUP OPTG_SUPERVISE
 
 /* clang-format off */
 #define NSRUN_OPTIONS(X) \
@@ -55,11 +57,13 @@ enum cli_flags {
 	X(EXEC_LABEL, "--exec-label", 1, OPTG_SECURITY, OPTF_B8, "LABEL", "Exec label for the sandbox") \
 	X(FILE, "--file", 2, OPTG_FS, OPTF_B8, "FD DEST", "Copy from FD to destination DEST") \
 	X(FILE_LABEL, "--file-label", 1, OPTG_SECURITY, OPTF_B8, "LABEL", "File label for temporary sandbox content") \
+	X(FORWARD_SIGNALS, "--forward-signals", 0, OPTG_SUP, OPTF_NS, "", "Forward INT, TERM, HUP, QUIT, USR1, USR2, CONT and WINCH to COMMAND") \
 	X(GID, "--gid", 1, OPTG_NAMESPACE, OPTF_B8, "GID", "Custom gid in the sandbox (requires --unshare-user or --userns)") \
 	X(HELP, "--help", 0, OPTG_GENERAL, OPTF_B8, "", "Print this help") \
 	X(HOSTNAME, "--hostname", 1, OPTG_NAMESPACE, OPTF_B8, "NAME", "Custom hostname in the sandbox (requires --unshare-uts)") \
 	X(INFO_FD, "--info-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Write information about the running container to FD") \
 	X(JSON_STATUS_FD, "--json-status-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Write container status to FD as multiple JSON documents") \
+	X(KILL_AFTER, "--kill-after", 1, OPTG_SUP, OPTF_NS, "DURATION", "SIGKILL what is left DURATION after --timeout's SIGTERM (default 5s)") \
 	X(LANDLOCK_ABI, "--landlock-abi", 0, OPTG_LANDLOCK, OPTF_NS, "", "Print the Landlock ABI of this kernel and the rights nsrun handles") \
 	X(LANDLOCK_BIND_TCP, "--landlock-bind-tcp", 1, OPTG_LANDLOCK, OPTF_NS, "PORT", "Allow binding TCP PORT (repeatable; other ports are denied)") \
 	X(LANDLOCK_CONNECT_TCP, "--landlock-connect-tcp", 1, OPTG_LANDLOCK, OPTF_NS, "PORT", "Allow connecting to TCP PORT (repeatable; other ports are denied)") \
@@ -71,6 +75,7 @@ enum cli_flags {
 	X(LEVEL_PREFIX, "--level-prefix", 0, OPTG_GENERAL, 0, "", "Prepend e.g. <3> to diagnostic messages") \
 	X(LOCK_FILE, "--lock-file", 1, OPTG_STATUS, OPTF_B8, "DEST", "Take a lock on DEST while sandbox is running") \
 	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new mqueue on DEST") \
+	X(NETNS, "--netns", 1, OPTG_SUP, OPTF_NS, "FD", "Run in the network namespace FD (cannot combine with --unshare-net)") \
 	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, "", "Create a new terminal session") \
 	X(OVERLAY, "--overlay", 3, OPTG_FS, 0, "RWSRC WORKDIR DEST", "Mount overlayfs on DEST, writes going to RWSRC (WORKDIR: an empty dir on its filesystem)") \
 	X(OVERLAY_ALLOW, "--overlay-allow", 1, OPTG_HIDE, OPTF_NS, "NAME|PATH", "Show only allowed entries in NAME's PATH directories or PATH's directory; wins over --overlay-hide (repeatable)") \
@@ -80,6 +85,7 @@ enum cli_flags {
 	X(PIDNS, "--pidns", 1, OPTG_NAMESPACE, OPTF_B8, "FD", "Use this pid namespace (as parent namespace if using --unshare-pid)") \
 	X(PROC, "--proc", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new procfs on DEST") \
 	X(REMOUNT_RO, "--remount-ro", 1, OPTG_FS, OPTF_B8, "DEST", "Remount DEST as readonly; does not recursively remount") \
+	X(RLIMIT, "--rlimit", 1, OPTG_SUP, OPTF_NS, "NAME=SOFT[:HARD]", "Set resource limit NAME (prlimit names) for COMMAND (repeatable)") \
 	X(RO_BIND, "--ro-bind", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Bind mount the host path SRC readonly on DEST") \
 	X(RO_BIND_DATA, "--ro-bind-data", 2, OPTG_FS, OPTF_B8, "FD DEST", "Copy from FD to file which is readonly bind-mounted on DEST") \
 	X(RO_BIND_FD, "--ro-bind-fd", 2, OPTG_FS, OPTF_B8, "FD DEST", "Bind open directory or path fd read-only on DEST") \
@@ -91,6 +97,7 @@ enum cli_flags {
 	X(SIZE, "--size", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, "BYTES", "Set size of next argument (only for --tmpfs)") \
 	X(SYMLINK, "--symlink", 2, OPTG_FS, OPTF_B8, "SRC DEST", "Create symlink at DEST with target SRC") \
 	X(SYNC_FD, "--sync-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Keep this fd open while sandbox is running") \
+	X(TIMEOUT, "--timeout", 1, OPTG_SUP, OPTF_NS, "DURATION", "SIGTERM every process of the sandbox after DURATION, then exit 124") \
 	X(TMP_OVERLAY, "--tmp-overlay", 1, OPTG_FS, 0, "DEST", "Mount overlayfs with writes going to an invisible tmpfs on DEST") \
 	X(TMPFS, "--tmpfs", 1, OPTG_FS, OPTF_B8, "DEST", "Mount new tmpfs on DEST") \
 	X(UID, "--uid", 1, OPTG_NAMESPACE, OPTF_B8, "UID", "Custom uid in the sandbox (requires --unshare-user or --userns)") \

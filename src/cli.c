@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "supervise-parse.h"
 #include "util.h"
 
 const struct cli_option cli_options[] = {
@@ -74,6 +75,7 @@ const char *cli_group_name(enum cli_group group)
 		[OPTG_STATUS] = "status",
 		[OPTG_HIDE] = "hide",
 		[OPTG_LANDLOCK] = "landlock",
+		[OPTG_SUPERVISE] = "supervise",
 	};
 
 	return (unsigned)group < OPTG_MAX ? names[group] : "unknown";
@@ -151,6 +153,8 @@ static int h_flag(struct cli_state *st, const struct cli_option *opt, char *cons
 		p->landlock.enabled = p->landlock.scope = true;
 	} else if (id == OPT_LANDLOCK_DENY_UNIX) {
 		p->landlock.enabled = p->landlock.deny_unix = true;
+	} else if (id == OPT_FORWARD_SIGNALS) {
+		p->sup.forward_signals = true;
 	}
 	return 0;
 }
@@ -216,6 +220,8 @@ static int *fd_field(struct plan *p, enum cli_option_id id)
 		return &p->sync.userns_block_fd;
 	if (id == OPT_INFO_FD)
 		return &p->sync.info_fd;
+	if (id == OPT_NETNS)
+		return &p->sup.netns_fd;
 	return &p->sync.json_status_fd;
 }
 
@@ -648,6 +654,44 @@ static int h_landlock(struct cli_state *st, const struct cli_option *opt, char *
 	return 0;
 }
 
+/* --timeout and --kill-after: the last one counts, as for the other single options. */
+static int h_duration(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		      struct nsrun_error *err)
+{
+	struct supervise_config *c = &st->plan->sup;
+	uint64_t ms;
+
+	warn_last(st, opt);
+	if (supervise_parse_duration(a[0], &ms) < 0)
+		return error_set(err, 0, "%s takes a DURATION such as 10, 1.5 or 2m, not '%s'",
+				 opt->name, a[0]);
+	if (opt->id == OPT_TIMEOUT) {
+		c->timeout_ms = ms;
+	} else {
+		c->kill_after_ms = ms;
+		c->has_kill_after = true;
+	}
+	return 0;
+}
+
+static int h_rlimit(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		    struct nsrun_error *err)
+{
+	struct supervise_config *c = &st->plan->sup;
+	struct plan_rlimit rl;
+	int r;
+
+	(void)opt;
+	if (c->n_rlimits >= PLAN_MAX_RLIMITS)
+		return error_set(err, 0, "Too many --rlimit options (at most %d)",
+				 PLAN_MAX_RLIMITS);
+	r = supervise_parse_rlimit(a[0], &rl, err);
+	if (r < 0)
+		return r;
+	*(struct plan_rlimit *)xappend(&c->rlimits, &c->n_rlimits, sizeof(rl)) = rl;
+	return 0;
+}
+
 static const cli_handler handlers[OPT_MAX] = {
 	[OPT_ADD_SECCOMP_FD] = h_seccomp,
 	[OPT_ARGS] = h_args,
@@ -673,11 +717,13 @@ static const cli_handler handlers[OPT_MAX] = {
 	[OPT_EXEC_LABEL] = h_string,
 	[OPT_FILE] = h_op,
 	[OPT_FILE_LABEL] = h_string,
+	[OPT_FORWARD_SIGNALS] = h_flag,
 	[OPT_GID] = h_id,
 	[OPT_HELP] = h_flag,
 	[OPT_HOSTNAME] = h_string,
 	[OPT_INFO_FD] = h_fd,
 	[OPT_JSON_STATUS_FD] = h_fd,
+	[OPT_KILL_AFTER] = h_duration,
 	[OPT_LANDLOCK_ABI] = h_flag,
 	[OPT_LANDLOCK_BIND_TCP] = h_landlock,
 	[OPT_LANDLOCK_CONNECT_TCP] = h_landlock,
@@ -689,6 +735,7 @@ static const cli_handler handlers[OPT_MAX] = {
 	[OPT_LEVEL_PREFIX] = h_flag,
 	[OPT_LOCK_FILE] = h_lock_file,
 	[OPT_MQUEUE] = h_op,
+	[OPT_NETNS] = h_fd,
 	[OPT_NEW_SESSION] = h_flag,
 	[OPT_OVERLAY] = h_op,
 	[OPT_OVERLAY_ALLOW] = h_hide,
@@ -698,6 +745,7 @@ static const cli_handler handlers[OPT_MAX] = {
 	[OPT_PIDNS] = h_fd,
 	[OPT_PROC] = h_op,
 	[OPT_REMOUNT_RO] = h_op,
+	[OPT_RLIMIT] = h_rlimit,
 	[OPT_RO_BIND] = h_op,
 	[OPT_RO_BIND_DATA] = h_op,
 	[OPT_RO_BIND_FD] = h_op,
@@ -709,6 +757,7 @@ static const cli_handler handlers[OPT_MAX] = {
 	[OPT_SIZE] = h_size,
 	[OPT_SYMLINK] = h_op,
 	[OPT_SYNC_FD] = h_fd,
+	[OPT_TIMEOUT] = h_duration,
 	[OPT_TMP_OVERLAY] = h_op,
 	[OPT_TMPFS] = h_op,
 	[OPT_UID] = h_id,
@@ -852,6 +901,7 @@ void cli_usage(FILE *out, const char *argv0)
 		[OPTG_STATUS] = "Status and synchronisation:",
 		[OPTG_HIDE] = "Overlay-hide (nsrun extension):",
 		[OPTG_LANDLOCK] = "Landlock (nsrun extension):",
+		[OPTG_SUPERVISE] = "Supervision (nsrun extension):",
 	};
 
 	fprintf(out, "usage: %s [OPTIONS...] [--] COMMAND [ARGS...]\n", argv0);
