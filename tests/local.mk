@@ -36,7 +36,8 @@ unit_tests += \
 	tests/unit/test-status \
 	tests/unit/test-path \
 	tests/unit/test-noexec \
-	tests/unit/test-seccomp
+	tests/unit/test-seccomp \
+	tests/unit/test-supervise
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
