@@ -68,9 +68,8 @@ static int arm(int fd, uint64_t ms)
 int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child, unsigned depth,
 		    struct nsrun_error *err)
 {
-	sigset_t set;
-
 	int cred_fd = sup->cred_fd;
+	sigset_t set;
 
 	*sup = (struct supervisor){ .plan = plan,
 				    .child = child,
@@ -78,14 +77,18 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 				    .sig_fd = -1,
 				    .timer_fd = -1,
 				    .cred_fd = cred_fd };
-	if (plan->sup.forward_signals) {
-		sigemptyset(&set);
-		for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
-			sigaddset(&set, forwarded[i]);
+	sigemptyset(&set);
+	for (size_t i = 0; plan->sup.forward_signals && i < ARRAY_SIZE(forwarded); i++)
+		sigaddset(&set, forwarded[i]);
+	/* A subreaper inherits every orphan of the sandbox: they are reaped as they come,
+	 * or a long command that daemonizes a lot would fill the pid space with zombies. */
+	if (plan->sup.timeout_ms > 0)
+		sigaddset(&set, SIGCHLD);
+	if (!sigisemptyset(&set)) {
 		sigprocmask(SIG_BLOCK, &set, NULL);
 		sup->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 		if (sup->sig_fd < 0)
-			return error_set(err, errno, "--forward-signals: signalfd");
+			return error_set(err, errno, "signalfd");
 	}
 	if (plan->sup.timeout_ms > 0) {
 		sup->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
@@ -250,9 +253,17 @@ static void on_timer(struct supervisor *sup)
 static void on_signal(struct supervisor *sup)
 {
 	struct signalfd_siginfo si;
+	bool chld = false;
 
-	while (read(sup->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-		(void)kill(sup->command > 0 ? sup->command : sup->child, (int)si.ssi_signo);
+	while (read(sup->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			chld = true;
+		else
+			(void)kill(sup->command > 0 ? sup->command : sup->child, (int)si.ssi_signo);
+	}
+	/* signal 0 signals nobody; it only reaps the orphans that came back. */
+	if (chld)
+		(void)signal_sandbox(sup, 0);
 }
 
 /* Serves signals and the timer until fd is readable (or hung up). */

@@ -42,9 +42,14 @@ sys.exit(3)
 PY
 # The pty runner: the command on a new terminal; Ctrl-C once it says READY.
 cat >"$TMP/ptyrun.py" <<'PY'
-import os, pty, select, sys, time
+import os, pty, select, sys, termios, time
 pid, fd = pty.fork()
 if pid == 0:
+    # Without NOFLSH the tty driver flushes its output queue after sending SIGINT,
+    # which may drop what the command wrote in between.
+    a = termios.tcgetattr(0)
+    a[3] |= termios.NOFLSH
+    termios.tcsetattr(0, termios.TCSANOW, a)
     os.execvp(sys.argv[1], sys.argv[1:])
 buf = b""
 def pump(until, secs):
@@ -70,7 +75,7 @@ import signal, sys, time
 def h(*a):
     print("GOT-INT", flush=True)
     # Linux may drop what a pty's master has not read when the last slave closes.
-    time.sleep(0.3)
+    time.sleep(0.2)
     sys.exit(42)
 signal.signal(signal.SIGINT, h)
 print("READY", flush=True)
@@ -140,6 +145,23 @@ test_timeout_kill() {
 	done
 }
 for_each_mode test_timeout_kill
+
+# With --timeout nsrun is a subreaper: orphans come back to it and must not stay
+# zombies for the life of a long command.
+test_timeout_reaps_orphans() {
+	local d=$TMP/rw/orph$MODE pid zombies
+	mkdir -p "$d" && chmod 0777 "$d"
+	(nsrun_exec $SB --timeout 30 sh -c \
+		"for i in 1 2 3 4 5; do (sh -c 'exit 0' &) ; done; sleep 0.5; touch $d/ready; sleep 3") &
+	pid=$!
+	wait_file "$d/ready"
+	sleep 0.3
+	zombies=$(ps --ppid "$pid" -o stat= | grep -c '^Z')
+	check_eq "--timeout: orphans that came back to nsrun were reaped" 0 "$zombies"
+	kill -TERM "$pid"
+	wait "$pid"
+}
+for_each_mode test_timeout_reaps_orphans
 
 test_timeout_term_enough() {
 	local rc d=$TMP/rw/term$MODE t0 t1
