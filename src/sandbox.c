@@ -369,7 +369,8 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 	req.sandbox_uid = ctx->sandbox_uid;
 	req.sandbox_gid = ctx->sandbox_gid;
 	userns_layout(&req, &ctx->userns);
-	return 0;
+	ctx->tty_foreground = supervise_tty_wanted(plan);
+	return supervise_prepare(plan, err);
 }
 
 /* Whether the child must wait for the monitor before it starts: when the monitor
@@ -437,6 +438,27 @@ static int run_in_place(struct setup_ctx *ctx, pid_t caller, struct nsrun_error 
 	launch_in_place(ctx);
 }
 
+/* The monitor with its supervision (signals, --timeout; nothing without those options);
+ * the terminal goes back to nsrun's own process group whatever happens. */
+static int monitor_supervised(struct monitor *mon, const struct setup_ctx *ctx,
+			      struct nsrun_error *err)
+{
+	const struct plan *plan = mon->plan;
+	int r;
+
+	mon->sup.cred_fd = supervise_in_use(plan) ? mon->error_fd : -1;
+	r = supervise_start(&mon->sup, plan, mon->child, setup_command_depth(ctx), err);
+	if (r < 0) {
+		kill(mon->child, SIGKILL);
+		wait_child(mon);
+	} else {
+		r = monitor_run(mon, ctx, err);
+	}
+	if (ctx->tty_foreground)
+		supervise_tty_restore();
+	return r;
+}
+
 int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 {
 	struct setup_ctx ctx = { 0 };
@@ -480,10 +502,6 @@ int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 	r = monitor_identity(plan, &ctx, life, err);
 	if (r < 0)
 		return r;
-	r = supervise_prepare(plan, err);
-	if (r < 0)
-		return r;
-	ctx.tty_foreground = supervise_tty_wanted(plan);
 	mon.child = sys_clone_fork(ctx.clone_flags);
 	if (mon.child < 0)
 		return clone_error(errno, err);
@@ -509,15 +527,5 @@ int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 	mon.error_fd = errp[0];
 	mon.go_fd = gop[1];
 	mon.status_fd = stp[0];
-	mon.sup.cred_fd = supervise_in_use(plan) ? errp[0] : -1;
-	r = supervise_start(&mon.sup, plan, mon.child, setup_command_depth(&ctx), err);
-	if (r < 0) {
-		kill(mon.child, SIGKILL);
-		wait_child(&mon);
-	} else {
-		r = monitor_run(&mon, &ctx, err);
-	}
-	if (ctx.tty_foreground)
-		supervise_tty_restore();
-	return r;
+	return monitor_supervised(&mon, &ctx, err);
 }
