@@ -292,6 +292,8 @@ test_rlimit_nofile() {
 		'ulimit -n; sed -n "s/^Max open files *\([0-9]*\) .*/\1/p" /proc/1/limits' 2>&1)
 	check_eq "the command's limit" 5 "$(echo "$out" | head -n1)"
 	check "pid 1 keeps nsrun's own limit ($(echo $out))" test "$(echo "$out" | tail -n1)" -gt 5
+	out=$(nsrun --landlock-only --rlimit nofile=20 --rlimit core=0 sh -c 'ulimit -n; ulimit -c' 2>&1)
+	check_eq "--landlock-only: the launcher sets the limits in place too" "20 0" "$(echo $out)"
 }
 for_each_mode test_rlimit_nofile
 
