@@ -280,10 +280,10 @@ static int monitor_run(struct monitor *mon, const struct setup_ctx *ctx, struct 
 	}
 	if (r == 0)
 		return monitor_end(mon, wait_child(mon), false);
-	if (supervise_in_use(plan)) {
+	if (mon->sup.cred_fd >= 0) {
 		pid_t command = supervise_found_command(&mon->sup);
 
-		if (plan->sync.json_status_fd >= 0 && command > 0)
+		if (supervise_in_use(plan) && plan->sync.json_status_fd >= 0 && command > 0)
 			(void)status_write_command(plan->sync.json_status_fd, command, NULL);
 	}
 	status = payload_status(mon);
@@ -389,15 +389,21 @@ static bool monitor_release(const struct setup_ctx *ctx)
 	       plan->sync.json_status_fd >= 0 || plan->sync.userns_block_fd >= 0;
 }
 
+/* Whether the monitor needs the command's pid: for the supervision options, and to
+ * follow a stop (Ctrl-Z) of a command in the terminal's foreground. */
+static bool watches_command(const struct setup_ctx *ctx)
+{
+	return supervise_in_use(ctx->plan) || ctx->tty_foreground;
+}
+
 /* The error and status pipes, and the release pipe when the child must wait (gop: -1s
  * otherwise, and the monitor turns non-dumpable now; see monitor_release). */
 static int monitor_pipes(const struct setup_ctx *ctx, int errp[2], int stp[2], int gop[2],
 			 struct nsrun_error *err)
 {
 	gop[0] = gop[1] = -1;
-	if (supervise_in_use(ctx->plan) ? supervise_channel(errp, err) < 0 :
-					  pipe2(errp, O_CLOEXEC) < 0)
-		return supervise_in_use(ctx->plan) ? -EIO : error_set(err, errno, "pipe");
+	if (watches_command(ctx) ? supervise_channel(errp, err) < 0 : pipe2(errp, O_CLOEXEC) < 0)
+		return watches_command(ctx) ? -EIO : error_set(err, errno, "pipe");
 	if (pipe2(stp, O_CLOEXEC) < 0 || (monitor_release(ctx) && pipe2(gop, O_CLOEXEC) < 0))
 		return error_set(err, errno, "pipe");
 	if (gop[1] < 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
@@ -446,7 +452,8 @@ static int monitor_supervised(struct monitor *mon, const struct setup_ctx *ctx,
 	const struct plan *plan = mon->plan;
 	int r;
 
-	mon->sup.cred_fd = supervise_in_use(plan) ? mon->error_fd : -1;
+	mon->sup.cred_fd = watches_command(ctx) ? mon->error_fd : -1;
+	mon->sup.tty = ctx->tty_foreground;
 	r = supervise_start(&mon->sup, plan, mon->child, setup_command_depth(ctx), err);
 	if (r < 0) {
 		kill(mon->child, SIGKILL);

@@ -69,6 +69,7 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 		    struct nsrun_error *err)
 {
 	int cred_fd = sup->cred_fd;
+	bool tty = sup->tty;
 	sigset_t set;
 
 	*sup = (struct supervisor){ .plan = plan,
@@ -76,13 +77,14 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 				    .depth = depth,
 				    .sig_fd = -1,
 				    .timer_fd = -1,
-				    .cred_fd = cred_fd };
+				    .cred_fd = cred_fd,
+				    .tty = tty };
 	sigemptyset(&set);
 	for (size_t i = 0; plan->sup.forward_signals && i < ARRAY_SIZE(forwarded); i++)
 		sigaddset(&set, forwarded[i]);
 	/* A subreaper inherits every orphan of the sandbox: they are reaped as they come,
 	 * or a long command that daemonizes a lot would fill the pid space with zombies. */
-	if (plan->sup.timeout_ms > 0)
+	if (plan->sup.timeout_ms > 0 || tty)
 		sigaddset(&set, SIGCHLD);
 	if (!sigisemptyset(&set)) {
 		sigprocmask(SIG_BLOCK, &set, NULL);
@@ -262,8 +264,39 @@ static void on_signal(struct supervisor *sup)
 			(void)kill(sup->command > 0 ? sup->command : sup->child, (int)si.ssi_signo);
 	}
 	/* signal 0 signals nobody; it only reaps the orphans that came back. */
-	if (chld)
+	if (chld && sup->plan->sup.timeout_ms > 0)
 		(void)signal_sandbox(sup, 0);
+}
+
+/* ---- job control: Ctrl-Z stops the command, and the shell must see nsrun stop ---- */
+
+static void set_foreground(pid_t pgrp);
+
+static bool is_stopped(pid_t pid)
+{
+	char name[16];
+	struct proc_ent e;
+	_cleanup_close_ int dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	snprintf(name, sizeof(name), "%d", (int)pid);
+	return dfd >= 0 && read_stat(dfd, name, &e) && e.state == 'T';
+}
+
+/* The sandbox's process group (its first process's pid) stopped in the terminal's
+ * foreground: the terminal goes back to nsrun's group and nsrun stops too, so that
+ * the shell regains it; `fg` continues nsrun, which hands the terminal back and
+ * continues the sandbox (`bg` leaves the terminal with the shell). */
+static void follow_stop(struct supervisor *sup)
+{
+	pid_t command = sup->command > 0 ? sup->command : sup->child;
+
+	if (!is_stopped(command))
+		return;
+	set_foreground(getpgrp());
+	(void)kill(getpid(), SIGSTOP);
+	if (tcgetpgrp(STDIN_FILENO) == getpgrp())
+		set_foreground(sup->child);
+	(void)kill(-sup->child, SIGCONT);
 }
 
 /* Serves signals and the timer until fd is readable (or hung up). */
@@ -274,7 +307,12 @@ static void wait_fd(struct supervisor *sup, int fd)
 			       { .fd = sup->timer_fd, .events = POLLIN } };
 
 	for (;;) {
-		if (poll(p, ARRAY_SIZE(p), -1) < 0) {
+		/* A stop of pid 1's child raises no SIGCHLD here: with the terminal, look. */
+		int n = poll(p, ARRAY_SIZE(p), sup->tty ? 250 : -1);
+
+		if (sup->tty)
+			follow_stop(sup);
+		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return;

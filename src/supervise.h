@@ -31,6 +31,7 @@ struct supervisor {
 	int timer_fd;	   /* timerfd of --timeout, then of --kill-after, or -1 */
 	int cred_fd;	   /* the error channel when it is a socket passing credentials, or -1 */
 	pid_t last_writer; /* who wrote the last data read from cred_fd, as seen from here */
+	bool tty;	   /* the sandbox has the terminal: a stopped command stops nsrun */
 	enum supervise_stage stage;
 	bool timed_out;
 };
@@ -47,7 +48,7 @@ int supervise_prepare(const struct plan *plan, struct nsrun_error *err);
  * with a short-lived command can lose. fds[0] is the monitor's end. */
 int supervise_channel(int fds[2], struct nsrun_error *err);
 
-/* After clone (sup->cred_fd set first): blocks the forwarded signals into a signalfd, arms the timer. */
+/* After clone (sup->cred_fd and sup->tty set first): blocks the forwarded signals into a signalfd, arms the timer. */
 int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child, unsigned depth,
 		    struct nsrun_error *err);
 

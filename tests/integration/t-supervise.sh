@@ -70,6 +70,45 @@ pump(b"\xff", 10)
 st = os.waitpid(pid, 0)[1]
 print("got-int" if b"GOT-INT" in buf else "no-int", os.waitstatus_to_exitcode(st))
 PY
+# The same, but Ctrl-Z first: nsrun must stop as its command does (the shell would get
+# its terminal back), and continue it when continued; then Ctrl-C.
+cat >"$TMP/ptystop.py" <<'PY'
+import os, pty, select, signal, sys, termios, time
+pid, fd = pty.fork()
+if pid == 0:
+    a = termios.tcgetattr(0)
+    a[3] |= termios.NOFLSH
+    termios.tcsetattr(0, termios.TCSANOW, a)
+    os.execvp(sys.argv[1], sys.argv[1:])
+buf = b""
+def pump(until, secs):
+    global buf
+    end = time.time() + secs
+    while until not in buf and time.time() < end:
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                d = os.read(fd, 1024)
+            except OSError:
+                return
+            if not d:
+                return
+            buf += d
+pump(b"READY", 10)
+os.write(fd, b"\x1a")
+stopped = False
+end = time.time() + 5
+while time.time() < end and not stopped:
+    p, st = os.waitpid(pid, os.WUNTRACED | os.WNOHANG)
+    stopped = p != 0 and os.WIFSTOPPED(st)
+    time.sleep(0.05)
+os.kill(pid, signal.SIGCONT)
+time.sleep(0.5)
+os.write(fd, b"\x03")
+pump(b"\xff", 10)
+st = os.waitpid(pid, 0)[1]
+print("stopped" if stopped else "not-stopped",
+      "got-int" if b"GOT-INT" in buf else "no-int", os.waitstatus_to_exitcode(st))
+PY
 cat >"$TMP/ctrlc.py" <<'PY'
 import signal, sys, time
 def h(*a):
@@ -263,6 +302,17 @@ test_ctrl_c() {
 	check_eq "--new-session alone: Ctrl-C does not reach the command" "no-int -2" "$out"
 }
 for_each_mode test_ctrl_c
+
+test_ctrl_z() {
+	local out ns
+	for ns in "" --unshare-pid; do
+		out=$(as_user timeout 40 "$PY" "$TMP/ptystop.py" "$BIN/nsrun" --ro-bind / / $ns \
+			"$PY" "$TMP/ctrlc.py")
+		check_eq "Ctrl-Z ${ns:-without pid ns}: nsrun stops with its command, continues with it" \
+			"stopped got-int 42" "$out"
+	done
+}
+for_each_mode test_ctrl_z
 
 # ---- --rlimit ----
 
