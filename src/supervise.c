@@ -225,12 +225,22 @@ static size_t signal_sandbox(struct supervisor *sup, int sig)
 }
 
 /* SIGKILL until nothing is left: a process forked between two rounds gets the next. */
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 static void kill_sandbox(struct supervisor *sup)
 {
 	struct timespec ms = { 0, 1000000L };
+	uint64_t end = now_ms() + SUPERVISE_KILL_WAIT_MS;
 
 	sup->stage = SUPERVISE_KILL;
-	for (int i = 0; i < SUPERVISE_KILL_WAIT_MS && signal_sandbox(sup, SIGKILL) > 0; i++)
+	/* Bounded in time: a process stuck in the kernel (state D) may take a while. */
+	while (signal_sandbox(sup, SIGKILL) > 0 && now_ms() < end)
 		nanosleep(&ms, NULL);
 }
 
