@@ -18,6 +18,7 @@ enum cli_group {
 	OPTG_STATUS,
 	OPTG_HIDE,
 	OPTG_LANDLOCK,
+	OPTG_SUPERVISE,
 	OPTG_MAX
 };
 
@@ -30,6 +31,7 @@ enum cli_flags {
 
 /* Short aliases that keep the rows below readable. */
 #define OPTG_FS OPTG_FILESYSTEM
+#define OPTG_SUP OPTG_SUPERVISE
 #define OPTF_B8 OPTF_BWRAP08
 #define OPTF_NS OPTF_NSRUN
 #define OPTF_HID OPTF_HIDDEN
@@ -61,11 +63,13 @@ enum cli_flags {
 	X(EXEC_LABEL, "--exec-label", 1, OPTG_SECURITY, OPTF_B8, LABEL(proc.exec_label), "LABEL", "Exec label for the sandbox") \
 	X(FILE, "--file", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Copy from FD to destination DEST") \
 	X(FILE_LABEL, "--file-label", 1, OPTG_SECURITY, OPTF_B8, LABEL(proc.file_label), "LABEL", "File label for temporary sandbox content") \
+	X(FORWARD_SIGNALS, "--forward-signals", 0, OPTG_SUP, OPTF_NS, ON(sup.forward_signals), "", "Forward INT, TERM, HUP, QUIT, USR1, USR2, CONT and WINCH to COMMAND") \
 	X(GID, "--gid", 1, OPTG_NAMESPACE, OPTF_B8, FN(h_gid), "GID", "Custom gid in the sandbox (requires --unshare-user or --userns)") \
 	X(HELP, "--help", 0, OPTG_GENERAL, OPTF_B8, MODE(PLAN_HELP), "", "Print this help") \
 	X(HOSTNAME, "--hostname", 1, OPTG_NAMESPACE, OPTF_B8, STR(ns.hostname), "NAME", "Custom hostname in the sandbox (requires --unshare-uts)") \
 	X(INFO_FD, "--info-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.info_fd), "FD", "Write information about the running container to FD") \
 	X(JSON_STATUS_FD, "--json-status-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.json_status_fd), "FD", "Write container status to FD as multiple JSON documents") \
+	X(KILL_AFTER, "--kill-after", 1, OPTG_SUP, OPTF_NS, FN(h_kill_after), "DURATION", "SIGKILL what is left DURATION after --timeout's SIGTERM (default 5s)") \
 	X(LANDLOCK_ABI, "--landlock-abi", 0, OPTG_LANDLOCK, OPTF_NS, MODE(PLAN_LANDLOCK_ABI), "", "Print the Landlock ABI of this kernel and the rights nsrun handles") \
 	X(LANDLOCK_BIND_TCP, "--landlock-bind-tcp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_bind), "PORT", "Allow binding TCP PORT (repeatable; other ports are denied)") \
 	X(LANDLOCK_CONNECT_TCP, "--landlock-connect-tcp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_connect), "PORT", "Allow connecting to TCP PORT (repeatable; other ports are denied)") \
@@ -77,6 +81,7 @@ enum cli_flags {
 	X(LEVEL_PREFIX, "--level-prefix", 0, OPTG_GENERAL, 0, ON(level_prefix), "", "Prepend e.g. <3> to diagnostic messages") \
 	X(LOCK_FILE, "--lock-file", 1, OPTG_STATUS, OPTF_B8, LIST(sync.lock_files), "DEST", "Take a lock on DEST while sandbox is running") \
 	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new mqueue on DEST") \
+	X(NETNS, "--netns", 1, OPTG_SUP, OPTF_NS, FD(sup.netns_fd), "FD", "Run in the network namespace FD (cannot combine with --unshare-net)") \
 	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, ON(proc.new_session), "", "Create a new terminal session") \
 	X(NOT_A_SECURITY_BOUNDARY, "--not-a-security-boundary", 0, OPTG_SECURITY, 0, ON(debug.not_a_security_boundary), "", "Not a sandbox: warn instead of failing when a bind's submount cannot be remounted") \
 	X(OVERLAY, "--overlay", 3, OPTG_FS, 0, FN(h_op), "RWSRC WORKDIR DEST", "Mount overlayfs on DEST, writes going to RWSRC (WORKDIR: an empty dir on its filesystem)") \
@@ -87,6 +92,7 @@ enum cli_flags {
 	X(PIDNS, "--pidns", 1, OPTG_NAMESPACE, OPTF_B8, FD(ns.pidns_fd), "FD", "Use this pid namespace (as parent namespace if using --unshare-pid)") \
 	X(PROC, "--proc", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new procfs on DEST") \
 	X(REMOUNT_RO, "--remount-ro", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Remount DEST as readonly; does not recursively remount") \
+	X(RLIMIT, "--rlimit", 1, OPTG_SUP, OPTF_NS, FN(h_rlimit), "NAME=SOFT[:HARD]", "Set resource limit NAME (prlimit names) for COMMAND (repeatable)") \
 	X(RO_BIND, "--ro-bind", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Bind mount the host path SRC readonly on DEST") \
 	X(RO_BIND_DATA, "--ro-bind-data", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Copy from FD to file which is readonly bind-mounted on DEST") \
 	X(RO_BIND_FD, "--ro-bind-fd", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Bind open directory or path fd read-only on DEST") \
@@ -98,6 +104,7 @@ enum cli_flags {
 	X(SIZE, "--size", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, FN(h_size), "BYTES", "Set size of next argument (only for --tmpfs)") \
 	X(SYMLINK, "--symlink", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Create symlink at DEST with target SRC") \
 	X(SYNC_FD, "--sync-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.sync_fd), "FD", "Keep this fd open while sandbox is running") \
+	X(TIMEOUT, "--timeout", 1, OPTG_SUP, OPTF_NS, FN(h_timeout), "DURATION", "SIGTERM every process of the sandbox after DURATION, then exit 124") \
 	X(TMP_OVERLAY, "--tmp-overlay", 1, OPTG_FS, 0, FN(h_op), "DEST", "Mount overlayfs with writes going to an invisible tmpfs on DEST") \
 	X(TMPFS, "--tmpfs", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new tmpfs on DEST") \
 	X(UID, "--uid", 1, OPTG_NAMESPACE, OPTF_B8, FN(h_uid), "UID", "Custom uid in the sandbox (requires --unshare-user or --userns)") \

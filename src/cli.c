@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "supervise-parse.h"
 #include "util.h"
 
 const struct cli_option cli_options[] = {
@@ -75,6 +76,7 @@ const char *cli_group_name(enum cli_group group)
 		[OPTG_STATUS] = "status",
 		[OPTG_HIDE] = "hide",
 		[OPTG_LANDLOCK] = "landlock",
+		[OPTG_SUPERVISE] = "supervise",
 	};
 
 	return (unsigned)group < OPTG_MAX ? names[group] : "unknown";
@@ -699,6 +701,48 @@ static int h_landlock_bind(struct cli_state *st, const struct cli_option *opt, c
 	return add_port(st, a[0], &l->bind_tcp, &l->n_bind_tcp, &l->has_bind_tcp, err);
 }
 
+static int parse_duration_opt(struct cli_state *st, const struct cli_option *opt, const char *s,
+			      uint64_t *ms, struct nsrun_error *err)
+{
+	warn_last(st, opt);
+	if (supervise_parse_duration(s, ms) < 0)
+		return error_set(err, 0, "%s takes a DURATION such as 10, 1.5 or 2m, not '%s'",
+				 opt->name, s);
+	return 0;
+}
+
+/* --timeout and --kill-after: the last one counts, as for the other single options. */
+static int h_timeout(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		     struct nsrun_error *err)
+{
+	return parse_duration_opt(st, opt, a[0], &st->plan->sup.timeout_ms, err);
+}
+
+static int h_kill_after(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			struct nsrun_error *err)
+{
+	st->plan->sup.has_kill_after = true;
+	return parse_duration_opt(st, opt, a[0], &st->plan->sup.kill_after_ms, err);
+}
+
+static int h_rlimit(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		    struct nsrun_error *err)
+{
+	struct supervise_config *c = &st->plan->sup;
+	struct plan_rlimit rl;
+	int r;
+
+	(void)opt;
+	if (c->n_rlimits >= PLAN_MAX_RLIMITS)
+		return error_set(err, 0, "Too many --rlimit options (at most %d)",
+				 PLAN_MAX_RLIMITS);
+	r = supervise_parse_rlimit(a[0], &rl, err);
+	if (r < 0)
+		return r;
+	*(struct plan_rlimit *)xappend(&c->rlimits, &c->n_rlimits, sizeof(rl)) = rl;
+	return 0;
+}
+
 /* The option table's action column: FN(handler) or a setter and its plan field. */
 #define FN(h) h, 0
 #define ON(f) h_on, offsetof(struct plan, f)
@@ -911,6 +955,7 @@ void cli_usage(FILE *out, const char *argv0)
 		[OPTG_STATUS] = "Status and synchronisation:",
 		[OPTG_HIDE] = "Overlay-hide (nsrun extension):",
 		[OPTG_LANDLOCK] = "Landlock (nsrun extension):",
+		[OPTG_SUPERVISE] = "Supervision (nsrun extension):",
 	};
 
 	fprintf(out, "usage: %s [OPTIONS...] [--] COMMAND [ARGS...]\n", argv0);

@@ -28,6 +28,7 @@
 #include "noexec.h"
 #include "reaper.h"
 #include "seccomp.h"
+#include "supervise.h"
 #include "syscall.h"
 #include "userns.h"
 #include "util.h"
@@ -149,6 +150,10 @@ _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const s
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_UNBLOCK, &chld, NULL);
 	launch_track_parent(ctx);
+	/* After every step of the setup, so that only the command is limited (a low
+	 * nproc or nofile would break pid 1 or the setup itself). */
+	if (supervise_apply_rlimits(&plan->sup, &err) < 0)
+		launch_fail(ctx, &err);
 	if (confine(ctx, &err) < 0)
 		launch_fail(ctx, &err);
 	if (ctx->parent_life_fd >= 0)

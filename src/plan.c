@@ -10,8 +10,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli.h"
+#include "supervise-parse.h"
 #include "util.h"
 
 void plan_init(struct plan *plan, char *const *envp)
@@ -21,6 +23,8 @@ void plan_init(struct plan *plan, char *const *envp)
 	plan->ns.userns_fd = plan->ns.userns2_fd = plan->ns.pidns_fd = -1;
 	plan->sync.sync_fd = plan->sync.block_fd = plan->sync.userns_block_fd = -1;
 	plan->sync.info_fd = plan->sync.json_status_fd = -1;
+	plan->sup.netns_fd = -1;
+	plan->sup.kill_after_ms = 5000;
 }
 
 void plan_free(struct plan *plan)
@@ -50,6 +54,7 @@ void plan_free(struct plan *plan)
 	free(plan->landlock.bind_tcp);
 	strv_free(plan->hide.hide);
 	strv_free(plan->hide.allow);
+	free(plan->sup.rlimits);
 	strv_free(plan->warnings);
 	memset(plan, 0, sizeof(*plan));
 }
@@ -175,7 +180,10 @@ static const char *landlock_only_conflict(const struct plan *p)
 		return p->proc.exec_label ? "--exec-label" : "--file-label";
 	if (p->hide.hide || p->hide.allow)
 		return p->hide.hide ? "--overlay-hide" : "--overlay-allow";
-	return NULL;
+	/* These need a monitor; --rlimit is the launcher's and applies in place too. */
+	if (p->sup.forward_signals || p->sup.timeout_ms > 0)
+		return p->sup.forward_signals ? "--forward-signals" : "--timeout";
+	return p->sup.netns_fd >= 0 ? "--netns" : NULL;
 }
 
 static int validate_userns(const struct plan *p, struct nsrun_error *err)
@@ -197,6 +205,22 @@ static int validate_userns(const struct plan *p, struct nsrun_error *err)
 		/* sic: bwrap's message has two spaces */
 		return error_set(err, 0,
 				 "--disable-userns is not compatible with  --userns-block-fd");
+	return 0;
+}
+
+static int validate_supervise(const struct plan *p, struct nsrun_error *err)
+{
+	const struct supervise_config *c = &p->sup;
+
+	if (c->forward_signals && p->proc.as_pid_1)
+		return error_set(err, 0,
+				 "Specifying --forward-signals and --as-pid-1 is not permitted");
+	if (c->has_kill_after && c->timeout_ms == 0)
+		return error_set(err, 0, "--kill-after requires --timeout");
+	if (c->netns_fd >= 0 && p->ns.net)
+		return error_set(err, 0,
+				 "--netns cannot be combined with --unshare-net "
+				 "(with --unshare-all, add --share-net)");
 	return 0;
 }
 
@@ -223,7 +247,7 @@ int plan_validate(const struct plan *plan, bool is_root, struct nsrun_error *err
 		return error_set(err, 0, "Specifying --as-pid-1 requires --unshare-pid");
 	if (plan->proc.as_pid_1 && plan->sync.lock_files)
 		return error_set(err, 0, "Specifying --as-pid-1 and --lock-file is not permitted");
-	return 0;
+	return validate_supervise(plan, err);
 }
 
 /* ---- canonical text ---- */
@@ -373,6 +397,24 @@ static void format_landlock(FILE *f, const struct landlock_config *l)
 	fprintf(f, "landlock.deny_unix=%d\n", l->deny_unix);
 }
 
+static void format_supervise(FILE *f, const struct supervise_config *c)
+{
+	fprintf(f, "sup.forward_signals=%d\nsup.timeout_ms=%llu\nsup.kill_after_ms=%llu%s\n",
+		c->forward_signals, (unsigned long long)c->timeout_ms,
+		(unsigned long long)c->kill_after_ms, c->has_kill_after ? "" : "(default)");
+	for (size_t i = 0; i < c->n_rlimits; i++) {
+		const struct plan_rlimit *rl = &c->rlimits[i];
+
+		fprintf(f, "sup.rlimit[%zu]=%s", i, supervise_parse_rlimit_name(rl->resource));
+		if (rl->has_soft)
+			fprintf(f, " soft=%llu", (unsigned long long)rl->soft);
+		if (rl->has_hard)
+			fprintf(f, " hard=%llu", (unsigned long long)rl->hard);
+		fputc('\n', f);
+	}
+	fprintf(f, "sup.netns_fd=%d\n", c->netns_fd);
+}
+
 char *plan_format(const struct plan *plan)
 {
 	static const char *const modes[PLAN_MODE_MAX] = {
@@ -404,6 +446,7 @@ char *plan_format(const struct plan *plan)
 		"debug.not_a_security_boundary=%d\n",
 		plan->debug.force_mount_fallback, plan->debug.force_openat_fallback,
 		plan->debug.not_a_security_boundary);
+	format_supervise(f, &plan->sup);
 	if (fclose(f) != 0)
 		abort();
 	return buf;
@@ -575,6 +618,43 @@ static void rest_to_argv(char ***v, const struct plan *p)
 		push_opt_str(v, "--debug-opt", "force-openat-fallback");
 }
 
+static char *rlimit_value_text(uint64_t v)
+{
+	return v == RLIM_INFINITY ? xstrdup("unlimited") : xasprintf("%llu", (unsigned long long)v);
+}
+
+static void supervise_to_argv(char ***v, const struct supervise_config *c)
+{
+	char *s;
+
+	if (c->forward_signals)
+		push(v, "--forward-signals");
+	if (c->timeout_ms > 0) {
+		s = xasprintf("%llu.%03llu", (unsigned long long)(c->timeout_ms / 1000),
+			      (unsigned long long)(c->timeout_ms % 1000));
+		push_opt_str(v, "--timeout", s);
+		free(s);
+	}
+	if (c->has_kill_after) {
+		s = xasprintf("%llu.%03llu", (unsigned long long)(c->kill_after_ms / 1000),
+			      (unsigned long long)(c->kill_after_ms % 1000));
+		push_opt_str(v, "--kill-after", s);
+		free(s);
+	}
+	for (size_t i = 0; i < c->n_rlimits; i++) {
+		const struct plan_rlimit *rl = &c->rlimits[i];
+		_cleanup_free_ char *soft = rl->has_soft ? rlimit_value_text(rl->soft) :
+							   xstrdup("");
+		_cleanup_free_ char *hard = rl->has_hard ? rlimit_value_text(rl->hard) :
+							   xstrdup("");
+
+		s = xasprintf("%s=%s:%s", supervise_parse_rlimit_name(rl->resource), soft, hard);
+		push_opt_str(v, "--rlimit", s);
+		free(s);
+	}
+	push_fd(v, "--netns", c->netns_fd);
+}
+
 char **plan_to_argv(const struct plan *plan)
 {
 	char **v = NULL;
@@ -585,6 +665,7 @@ char **plan_to_argv(const struct plan *plan)
 		op_to_argv(&v, &plan->ops[i]);
 	proc_to_argv(&v, &plan->proc);
 	rest_to_argv(&v, plan);
+	supervise_to_argv(&v, &plan->sup);
 	if (plan->mode != PLAN_RUN)
 		push(&v, plan->mode == PLAN_HELP	   ? "--help" :
 			 plan->mode == PLAN_VERSION	   ? "--version" :

@@ -163,6 +163,25 @@ struct debug_config {
 	bool not_a_security_boundary; /* --not-a-security-boundary: submount remounts may fail */
 };
 
+/* ---- supervision (nsrun extension): signals, time and resource limits, netns ---- */
+#define PLAN_MAX_RLIMITS 32 /* --rlimit options (one per resource is enough; repeats count) */
+
+struct plan_rlimit {
+	int resource;		 /* RLIMIT_* */
+	bool has_soft, has_hard; /* SOFT: and :HARD leave the other limit as it is */
+	uint64_t soft, hard;	 /* RLIM_INFINITY for "unlimited" */
+};
+
+struct supervise_config {
+	bool forward_signals;	/* --forward-signals */
+	uint64_t timeout_ms;	/* --timeout, 0: none */
+	uint64_t kill_after_ms; /* --kill-after (default 5s) */
+	bool has_kill_after;
+	struct plan_rlimit *rlimits; /* --rlimit, in order (a later one for a resource wins) */
+	size_t n_rlimits;
+	int netns_fd; /* --netns, -1 if unset */
+};
+
 enum plan_mode {
 	PLAN_RUN = 0,
 	PLAN_HELP,	     /* --help: usage on stdout, exit 0 */
@@ -184,6 +203,7 @@ struct plan {
 	struct landlock_config landlock;
 	struct hide_config hide;
 	struct debug_config debug;
+	struct supervise_config sup;
 	bool level_prefix;
 	char **warnings; /* messages the parser wants printed (e.g. "Only the last --chdir ..."), NULL-terminated */
 };

@@ -53,8 +53,9 @@ static bool reap(pid_t payload, bool *payload_done, int *payload_status, int sta
 		*payload_done = true;
 		*payload_status = reaper_exit_status(st);
 		if (status_fd >= 0) {
-			/* The monitor may be gone; that is no reason to stop reaping. */
-			(void)write_all(status_fd, payload_status, sizeof(*payload_status));
+			/* The monitor may be gone; that is no reason to stop reaping. The raw
+			 * wait status tells it an exit code from a signal. */
+			(void)write_all(status_fd, &st, sizeof(st));
 			close(status_fd);
 		}
 	}

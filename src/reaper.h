@@ -18,5 +18,5 @@ void reaper_signal_set(sigset_t *set);
 /* Exit status as a shell reports it: n, 128+signal, or 255. */
 int reaper_exit_status(int wait_status);
 
-/* Never returns. status_fd (-1: none) receives the payload's exit status as one int. */
+/* Never returns. status_fd (-1: none) receives the payload's raw wait status as one int. */
 _noreturn_ void reaper_run(pid_t payload, int status_fd);

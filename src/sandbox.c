@@ -27,6 +27,7 @@
 #include "reaper.h"
 #include "setup.h"
 #include "status.h"
+#include "supervise.h"
 #include "syscall.h"
 #include "userns.h"
 #include "util.h"
@@ -40,6 +41,8 @@ struct monitor {
 	int life_fd;   /* write end of the life pipe: kept open until the monitor exits */
 	bool has_landlock;
 	struct landlock_desc landlock;
+	struct supervisor sup; /* signals, timeout (inactive without those options) */
+	int wait_status;       /* the command's raw wait status, once known */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -159,7 +162,7 @@ static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_e
 static int read_outcome(struct monitor *mon, struct nsrun_error *err)
 {
 	char buf[1 + sizeof(struct nsrun_error)];
-	ssize_t total = read_full(mon->error_fd, buf, sizeof(buf));
+	ssize_t total = supervise_read_full(&mon->sup, mon->error_fd, buf, sizeof(buf));
 
 	if (total == 1 && buf[0] == SETUP_EXEC_MARKER)
 		return 1;
@@ -171,13 +174,13 @@ static int read_outcome(struct monitor *mon, struct nsrun_error *err)
 	return 0;
 }
 
-static int wait_child(pid_t pid)
+static int wait_child(struct monitor *mon)
 {
-	int st;
+	int st = supervise_wait_pid(&mon->sup, mon->child);
 
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return 1;
+	if (st == -1)
+		return 1;
+	mon->wait_status = st;
 	return reaper_exit_status(st);
 }
 
@@ -185,18 +188,21 @@ static int wait_child(pid_t pid)
  * payload, as bwrap's does), else from the child itself. */
 static int payload_status(struct monitor *mon)
 {
-	int status;
+	int st;
 
-	if (mon->status_fd >= 0 &&
-	    read_full(mon->status_fd, &status, sizeof(status)) == (ssize_t)sizeof(status))
-		return status;
-	return wait_child(mon->child);
+	if (mon->status_fd >= 0 && supervise_read_full(&mon->sup, mon->status_fd, &st,
+						       sizeof(st)) == (ssize_t)sizeof(st)) {
+		mon->wait_status = st;
+		return reaper_exit_status(st);
+	}
+	return wait_child(mon);
 }
 
 static void close_monitor_fds(struct monitor *mon)
 {
 	const struct plan *plan = mon->plan;
-	int keep[] = { mon->error_fd, mon->status_fd, plan->sync.json_status_fd, mon->life_fd };
+	int keep[] = { mon->error_fd, mon->status_fd,  plan->sync.json_status_fd,
+		       mon->life_fd,  mon->sup.sig_fd, mon->sup.timer_fd };
 	int clean[ARRAY_SIZE(keep)];
 	size_t n = 0;
 
@@ -226,6 +232,27 @@ static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx, struc
 	return 0;
 }
 
+/* The status nsrun exits with: the command's, or 124 when --timeout ended it (then
+ * nothing of the sandbox is left either). ran: the command was executed, and the
+ * status fd gets its final document. */
+static int monitor_end(struct monitor *mon, int status, bool ran)
+{
+	const struct plan *plan = mon->plan;
+	int fd = plan->sync.json_status_fd;
+
+	if (mon->sup.timed_out) {
+		supervise_finish(&mon->sup);
+		status = SANDBOX_TIMEOUT_STATUS;
+	}
+	if (!ran || fd < 0)
+		return status;
+	if (supervise_in_use(plan))
+		(void)status_write_end(fd, status, mon->wait_status, mon->sup.timed_out, NULL);
+	else
+		(void)status_write_exit(fd, status, NULL);
+	return status;
+}
+
 static int monitor_run(struct monitor *mon, const struct setup_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
@@ -235,7 +262,7 @@ static int monitor_run(struct monitor *mon, const struct setup_ctx *ctx, struct 
 		r = monitor_setup(mon, ctx, err);
 		if (r < 0) {
 			kill(mon->child, SIGKILL);
-			wait_child(mon->child);
+			wait_child(mon);
 			return r;
 		}
 		r = write_all(mon->go_fd, "1", 1);
@@ -248,15 +275,42 @@ static int monitor_run(struct monitor *mon, const struct setup_ctx *ctx, struct 
 	close_monitor_fds(mon);
 	r = read_outcome(mon, err);
 	if (r < 0) {
-		wait_child(mon->child);
+		wait_child(mon);
 		return r;
 	}
 	if (r == 0)
-		return wait_child(mon->child);
+		return monitor_end(mon, wait_child(mon), false);
+	if (mon->sup.cred_fd >= 0) {
+		pid_t command = supervise_found_command(&mon->sup);
+
+		if (supervise_in_use(plan) && plan->sync.json_status_fd >= 0 && command > 0)
+			(void)status_write_command(plan->sync.json_status_fd, command, NULL);
+	}
 	status = payload_status(mon);
-	if (plan->sync.json_status_fd >= 0)
-		(void)status_write_exit(plan->sync.json_status_fd, status, NULL);
-	return status;
+	return monitor_end(mon, status, true);
+}
+
+/* --netns: setns needs CAP_SYS_ADMIN over the user namespace that owns the network
+ * namespace. Root has it over all of them; a user has it only inside a user namespace
+ * it joins (--userns, done just before) that owns, or is an ancestor of, the owner.
+ * The sandbox's own new user namespace never qualifies, so this happens here, in the
+ * monitor before clone, and the sandbox inherits the namespace. */
+static int join_netns(const struct plan *plan, struct nsrun_error *err)
+{
+	int fd = plan->sup.netns_fd;
+
+	if (setns(fd, CLONE_NEWNET) == 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == EPERM && getuid() != 0 && plan->ns.userns_fd < 0)
+		return error_set(err, errno,
+				 "--netns %d: joining needs CAP_SYS_ADMIN over the user namespace "
+				 "that owns it; pass that one with --userns",
+				 fd);
+	if (errno == EINVAL)
+		return error_set(err, errno, "--netns %d: not a network namespace", fd);
+	return error_set(err, errno, "--netns %d: setns", fd);
 }
 
 static int join_namespaces(const struct plan *plan, struct nsrun_error *err)
@@ -265,6 +319,11 @@ static int join_namespaces(const struct plan *plan, struct nsrun_error *err)
 
 	if (plan->ns.userns_fd >= 0) {
 		r = userns_join(plan->ns.userns_fd, err);
+		if (r < 0)
+			return r;
+	}
+	if (plan->sup.netns_fd >= 0) {
+		r = join_netns(plan, err);
 		if (r < 0)
 			return r;
 	}
@@ -310,7 +369,8 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 	req.sandbox_uid = ctx->sandbox_uid;
 	req.sandbox_gid = ctx->sandbox_gid;
 	userns_layout(&req, &ctx->userns);
-	return 0;
+	ctx->tty_foreground = supervise_tty_wanted(plan);
+	return supervise_prepare(plan, err);
 }
 
 /* Whether the child must wait for the monitor before it starts: when the monitor
@@ -329,14 +389,22 @@ static bool monitor_release(const struct setup_ctx *ctx)
 	       plan->sync.json_status_fd >= 0 || plan->sync.userns_block_fd >= 0;
 }
 
+/* Whether the monitor needs the command's pid: for the supervision options, and to
+ * follow a stop (Ctrl-Z) of a command in the terminal's foreground. */
+static bool watches_command(const struct setup_ctx *ctx)
+{
+	return supervise_in_use(ctx->plan) || ctx->tty_foreground;
+}
+
 /* The error and status pipes, and the release pipe when the child must wait (gop: -1s
  * otherwise, and the monitor turns non-dumpable now; see monitor_release). */
 static int monitor_pipes(const struct setup_ctx *ctx, int errp[2], int stp[2], int gop[2],
 			 struct nsrun_error *err)
 {
 	gop[0] = gop[1] = -1;
-	if (pipe2(errp, O_CLOEXEC) < 0 || pipe2(stp, O_CLOEXEC) < 0 ||
-	    (monitor_release(ctx) && pipe2(gop, O_CLOEXEC) < 0))
+	if (watches_command(ctx) ? supervise_channel(errp, err) < 0 : pipe2(errp, O_CLOEXEC) < 0)
+		return watches_command(ctx) ? -EIO : error_set(err, errno, "pipe");
+	if (pipe2(stp, O_CLOEXEC) < 0 || (monitor_release(ctx) && pipe2(gop, O_CLOEXEC) < 0))
 		return error_set(err, errno, "pipe");
 	if (gop[1] < 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return error_set(err, errno, "can't set dumpable");
@@ -374,6 +442,28 @@ static int run_in_place(struct setup_ctx *ctx, pid_t caller, struct nsrun_error 
 	ctx->parent_life_fd = -1;
 	ctx->expected_ppid = caller;
 	launch_in_place(ctx);
+}
+
+/* The monitor with its supervision (signals, --timeout; nothing without those options);
+ * the terminal goes back to nsrun's own process group whatever happens. */
+static int monitor_supervised(struct monitor *mon, const struct setup_ctx *ctx,
+			      struct nsrun_error *err)
+{
+	const struct plan *plan = mon->plan;
+	int r;
+
+	mon->sup.cred_fd = watches_command(ctx) ? mon->error_fd : -1;
+	mon->sup.tty = ctx->tty_foreground;
+	r = supervise_start(&mon->sup, plan, mon->child, setup_command_depth(ctx), err);
+	if (r < 0) {
+		kill(mon->child, SIGKILL);
+		wait_child(mon);
+	} else {
+		r = monitor_run(mon, ctx, err);
+	}
+	if (ctx->tty_foreground)
+		supervise_tty_restore();
+	return r;
 }
 
 int sandbox_run(const struct plan *plan, struct nsrun_error *err)
@@ -444,5 +534,5 @@ int sandbox_run(const struct plan *plan, struct nsrun_error *err)
 	mon.error_fd = errp[0];
 	mon.go_fd = gop[1];
 	mon.status_fd = stp[0];
-	return monitor_run(&mon, &ctx, err);
+	return monitor_supervised(&mon, &ctx, err);
 }

@@ -26,6 +26,7 @@
 #include "reaper.h"
 #include "rootfs.h"
 #include "seccomp.h"
+#include "supervise.h"
 #include "syscall.h"
 #include "util.h"
 
@@ -183,6 +184,13 @@ static bool needs_reaper(const struct setup_ctx *ctx)
 		return false;
 	return plan->ns.pid || (plan->sync.lock_files && plan->sync.lock_files[0]) ||
 	       plan->sync.sync_fd >= 0;
+}
+
+unsigned setup_command_depth(const struct setup_ctx *ctx)
+{
+	const struct plan *plan = ctx->plan;
+
+	return (plan->ns.pidns_fd >= 0 && plan->ns.pid ? 1u : 0u) + (needs_reaper(ctx) ? 1u : 0u);
 }
 
 /* pid 1 owns the locks (fcntl locks belong to the process that takes them). */
@@ -383,6 +391,9 @@ void setup_child(const struct setup_ctx *ctx)
 		error_set(&err, errno, "setsid");
 		launch_fail(ctx, &err);
 	}
+	/* Ctrl-C and job control go to the sandbox, not to nsrun (bwrap PR #735). */
+	if (ctx->tty_foreground)
+		supervise_tty_take();
 	if (plan->proc.exec_label && set_exec_label(ctx, &err) < 0)
 		launch_fail(ctx, &err);
 	if (!needs_reaper(ctx))

@@ -35,6 +35,7 @@ struct setup_ctx {
 	int parent_life_fd;
 	pid_t expected_ppid;
 	const char *old_cwd; /* nsrun's cwd, or NULL */
+	bool tty_foreground; /* take the terminal's foreground (supervise_tty_wanted) */
 };
 
 /* Frame written on the error pipe by the payload just before exec. */
@@ -42,5 +43,9 @@ struct setup_ctx {
 
 /* Closes every fd >= 3 not in keep (which is sorted in place). */
 void setup_close_fds_except(int *keep, size_t n);
+
+/* How many of nsrun's processes stand between the sandbox's first process and the
+ * command: the --pidns relay and pid 1, each when there is one. */
+unsigned setup_command_depth(const struct setup_ctx *ctx);
 
 _noreturn_ void setup_child(const struct setup_ctx *ctx);

@@ -2,7 +2,9 @@
 /*
  * status.c: --info-fd (pretty JSON, written once) and --json-status-fd (JSON
  * lines: the child record, then the exit code if the payload ran). Key names,
- * order and spacing match bwrap byte for byte; the Landlock keys are nsrun's.
+ * order and spacing match bwrap byte for byte; the Landlock keys are nsrun's, and so
+ * are command-pid and the final document's extra keys, written only with the
+ * supervision options.
  */
 #include "config.h"
 
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "util.h"
 
@@ -105,6 +108,22 @@ char *status_format_exit(int exit_code)
 	return xasprintf("{ \"exit-code\": %d }\n", exit_code);
 }
 
+char *status_format_command(pid_t command_pid)
+{
+	return xasprintf("{ \"command-pid\": %d }\n", (int)command_pid);
+}
+
+/* nsrun's final document: bwrap's exit-code first, then how the command ended. */
+char *status_format_end(int exit_code, int wait_status, bool timed_out)
+{
+	bool sig = WIFSIGNALED(wait_status);
+
+	return xasprintf("{ \"exit-code\": %d, \"%s\": %d, \"timed-out\": %s }\n", exit_code,
+			 sig ? "exit-signal" : "exit-status",
+			 sig ? WTERMSIG(wait_status) : WEXITSTATUS(wait_status),
+			 timed_out ? "true" : "false");
+}
+
 static int write_text(int fd, char *text, const char *what, struct nsrun_error *err)
 {
 	int r = write_all(fd, text, strlen(text));
@@ -125,6 +144,17 @@ int status_write_info(int fd, const struct status_info *info, struct nsrun_error
 int status_write_json(int fd, const struct status_info *info, struct nsrun_error *err)
 {
 	return write_text(fd, status_format_json(info), "info_fd", err);
+}
+
+int status_write_command(int fd, pid_t command_pid, struct nsrun_error *err)
+{
+	return write_text(fd, status_format_command(command_pid), "info_fd", err);
+}
+
+int status_write_end(int fd, int exit_code, int wait_status, bool timed_out,
+		     struct nsrun_error *err)
+{
+	return write_text(fd, status_format_end(exit_code, wait_status, timed_out), "info_fd", err);
 }
 
 int status_write_exit(int fd, int exit_code, struct nsrun_error *err)

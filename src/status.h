@@ -36,8 +36,15 @@ int status_collect(pid_t pid, unsigned long clone_flags, struct status_info *inf
 char *status_format_info(const struct status_info *info); /* pretty, multi-line */
 char *status_format_json(const struct status_info *info); /* one line + '\n' */
 char *status_format_exit(int exit_code);		  /* { "exit-code": N } + '\n' */
+/* With the supervision options: { "command-pid": N }, and the final document
+ * { "exit-code": N, "exit-status": S | "exit-signal": SIG, "timed-out": BOOL }. */
+char *status_format_command(pid_t command_pid);
+char *status_format_end(int exit_code, int wait_status, bool timed_out);
 
 /* Write the formatted record to fd. */
 int status_write_info(int fd, const struct status_info *info, struct nsrun_error *err);
 int status_write_json(int fd, const struct status_info *info, struct nsrun_error *err);
 int status_write_exit(int fd, int exit_code, struct nsrun_error *err);
+int status_write_command(int fd, pid_t command_pid, struct nsrun_error *err);
+int status_write_end(int fd, int exit_code, int wait_status, bool timed_out,
+		     struct nsrun_error *err);

@@ -38,7 +38,8 @@ unit_tests += \
 	tests/unit/test-status \
 	tests/unit/test-path \
 	tests/unit/test-noexec \
-	tests/unit/test-seccomp
+	tests/unit/test-seccomp \
+	tests/unit/test-supervise
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
@@ -67,6 +68,8 @@ integration_tests += tests/integration/t-inputs.sh
 integration_tests += tests/integration/t-bwrap-shapes.sh
 # area: bwrap 0.12 and 0.13's additions (issue 9)
 integration_tests += tests/integration/t-bwrap13.sh
+# Supervision (issue 12): signals, timeouts, resource limits, --netns.
+integration_tests += tests/integration/t-supervise.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# bench/supervise.sh: what the supervision options add to start-up, as root and
+# unprivileged (uid/gid 65534, no groups, on a 0755 copy): bench/run.sh's
+# desktop-app sandbox (the seed sandbox) plain, with --timeout, with
+# --forward-signals, with two --rlimit, and with all of them. The cases run
+# interleaved round by round (bench/pair.c), so machine drift lands on all alike.
+# Prints per case the median and min wall ms, the median CPU ms of the whole tree,
+# and the median overhead over plain (target: at most +0.3 ms).
+# Usage: bench/supervise.sh [NSRUN] (default ./nsrun); RUNS=N (default 200),
+# MODES="root unpriv". Needs root, cc and python3. Not a test. Benchmark a build
+# without sanitizers.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd -P)
+NSRUN=$(readlink -f "${1:-${NSRUN:-./nsrun}}")
+RUNS=${RUNS:-200}
+MODES=${MODES:-root unpriv}
+[ "$(id -u)" = 0 ] || { echo "bench/supervise.sh: run as root" >&2; exit 1; }
+[ -x "$NSRUN" ] || { echo "bench/supervise.sh: no $NSRUN" >&2; exit 1; }
+if ldd "$NSRUN" 2>/dev/null | grep -q 'libasan\|libubsan'; then
+	echo "bench/supervise.sh: $NSRUN is a sanitizer build; configure a plain one" >&2
+	exit 1
+fi
+
+OUT=$(mktemp -d /tmp/nsrun-bench-sup.XXXXXX)
+trap 'rm -rf "$OUT"' EXIT
+chmod 0755 "$OUT"
+cc -O2 -o "$OUT/pair" "$here/pair.c"
+cp "$NSRUN" "$OUT/nsrun"
+NS="$OUT/nsrun"
+
+# bench/run.sh's APP, the payload last (pair splits on spaces).
+APP="--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
+APP="$APP --proc /proc --dev /dev --unshare-all --die-with-parent"
+RL="--rlimit nofile=1024 --rlimit as=4G"
+
+run_mode() {
+	local mode=$1 u=()
+	[ "$mode" = unpriv ] && u=(-u 65534)
+	"$OUT/pair" -n "$RUNS" -w 5 "${u[@]}" -o "$OUT/$mode.raw" \
+		plain "$NS $APP /bin/true" \
+		timeout "$NS $APP --timeout 60 /bin/true" \
+		forward "$NS $APP --forward-signals /bin/true" \
+		rlimit "$NS $APP $RL /bin/true" \
+		all "$NS $APP --timeout 60 --forward-signals $RL /bin/true" >"$OUT/$mode.log" 2>&1 ||
+		{ cat "$OUT/$mode.log" >&2; return 1; }
+	python3 - "$OUT/$mode.raw" "$OUT/$mode.log" "$mode" <<'EOF'
+import statistics as st, sys
+raw, log, mode = sys.argv[1:4]
+t = {l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(raw)}
+cpu = {p[0]: float(p[5]) for p in (l.split() for l in open(log)) if len(p) == 8 and p[0] in t}
+base = t["plain"]
+print(f"[{mode}] {'case':<8} {'median ms':>10} {'min ms':>8} {'cpu ms':>8} {'+wall ms':>9} {'+cpu ms':>8}")
+for k, v in t.items():
+    extra = st.median([a - b for a, b in zip(v, base)])
+    print(f"[{mode}] {k:<8} {st.median(v):10.2f} {min(v):8.2f} {cpu[k]:8.2f} {extra:9.2f} "
+          f"{cpu[k] - cpu['plain']:8.2f}")
+EOF
+}
+
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg); $RUNS rounds"
+for m in $MODES; do run_mode "$m"; done
+echo "(+wall: median of the per-round differences to plain; +cpu: difference of the medians)"

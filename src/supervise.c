@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * supervise.c: the monitor's supervision. The monitor never blocks while it serves
+ * a signal or a timer: it polls the fd it waits on with a signalfd and a timerfd.
+ * "Every process of the sandbox" is every descendant of the monitor, which --timeout
+ * makes a child subreaper: orphans that leave their process group or session still
+ * come back to it, so the sandbox is cleaned up with or without a pid namespace.
+ */
+#include "config.h"
+
+#include "supervise.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "supervise-parse.h"
+#include "syscall.h"
+#include "util.h"
+
+/* What --forward-signals passes on (bwrap PR #586's set plus job control and size). */
+static const int forwarded[] = { SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
+				 SIGUSR1, SIGUSR2, SIGCONT, SIGWINCH };
+
+/* How long the last SIGKILL round may take before the monitor gives up waiting. */
+#define SUPERVISE_KILL_WAIT_MS 5000
+
+bool supervise_in_use(const struct plan *plan)
+{
+	const struct supervise_config *c = &plan->sup;
+
+	return c->forward_signals || c->timeout_ms > 0 || c->n_rlimits > 0 || c->netns_fd >= 0;
+}
+
+int supervise_prepare(const struct plan *plan, struct nsrun_error *err)
+{
+	if (plan->sup.timeout_ms > 0 && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		return error_set(err, errno, "--timeout: prctl(PR_SET_CHILD_SUBREAPER)");
+	return 0;
+}
+
+static int arm(int fd, uint64_t ms)
+{
+	struct itimerspec its = { 0 };
+
+	its.it_value.tv_sec = (time_t)(ms / 1000);
+	its.it_value.tv_nsec = (long)(ms % 1000) * 1000000L;
+	/* 0 would disarm: a zero grace period still fires at once. */
+	if (ms == 0)
+		its.it_value.tv_nsec = 1;
+	return timerfd_settime(fd, 0, &its, NULL) < 0 ? -errno : 0;
+}
+
+int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child, unsigned depth,
+		    struct nsrun_error *err)
+{
+	int cred_fd = sup->cred_fd;
+	bool tty = sup->tty;
+	sigset_t set;
+
+	*sup = (struct supervisor){ .plan = plan,
+				    .child = child,
+				    .depth = depth,
+				    .sig_fd = -1,
+				    .timer_fd = -1,
+				    .cred_fd = cred_fd,
+				    .tty = tty };
+	sigemptyset(&set);
+	for (size_t i = 0; plan->sup.forward_signals && i < ARRAY_SIZE(forwarded); i++)
+		sigaddset(&set, forwarded[i]);
+	/* A subreaper inherits every orphan of the sandbox: they are reaped as they come,
+	 * or a long command that daemonizes a lot would fill the pid space with zombies. */
+	if (plan->sup.timeout_ms > 0 || tty)
+		sigaddset(&set, SIGCHLD);
+	if (!sigisemptyset(&set)) {
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		sup->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+		if (sup->sig_fd < 0)
+			return error_set(err, errno, "signalfd");
+	}
+	if (plan->sup.timeout_ms > 0) {
+		sup->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (sup->timer_fd < 0 || arm(sup->timer_fd, plan->sup.timeout_ms) < 0)
+			return error_set(err, errno, "--timeout: timerfd");
+	}
+	sup->active = sup->sig_fd >= 0 || sup->timer_fd >= 0;
+	return 0;
+}
+
+/* ---- the process tree, from /proc ---- */
+
+struct proc_ent {
+	pid_t pid, ppid;
+	unsigned long long start;
+	char state;
+	bool mine; /* a descendant of the monitor */
+};
+
+static bool read_stat(int dfd, const char *name, struct proc_ent *e)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd, ppid;
+
+	snprintf(path, sizeof(path), "%s/stat", name);
+	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read_full(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* The command name may hold spaces and parentheses: fields start after the last ')'. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1,
+			 " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+			 "%*d %*d %*d %llu",
+			 &e->state, &ppid, &e->start) != 3)
+		return false;
+	e->pid = (pid_t)atoi(name);
+	e->ppid = (pid_t)ppid;
+	e->mine = false;
+	return true;
+}
+
+/* Every process, with the monitor's descendants marked. */
+static struct proc_ent *snapshot(size_t *n)
+{
+	struct proc_ent *v = NULL, e;
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t self = getpid();
+	bool more = true;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9' &&
+		    read_stat(dirfd(d), de->d_name, &e))
+			*(struct proc_ent *)xappend(&v, n, sizeof(e)) = e;
+	closedir(d);
+	while (more) {
+		more = false;
+		for (size_t i = 0; i < *n; i++) {
+			if (v[i].mine)
+				continue;
+			for (size_t j = 0; j < *n && !v[i].mine; j++)
+				v[i].mine = v[i].ppid == self ||
+					    (v[j].mine && v[j].pid == v[i].ppid);
+			more |= v[i].mine;
+		}
+	}
+	return v;
+}
+
+/* The oldest living child of pid: the first one its parent forked. */
+static pid_t oldest_child(const struct proc_ent *v, size_t n, pid_t pid)
+{
+	const struct proc_ent *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].ppid == pid && v[i].state != 'Z' &&
+		    (!best || v[i].start < best->start ||
+		     (v[i].start == best->start && v[i].pid < best->pid)))
+			best = &v[i];
+	return best ? best->pid : 0;
+}
+
+pid_t supervise_found_command(struct supervisor *sup)
+{
+	sup->command = sup->last_writer > 0 ? sup->last_writer : sup->child;
+	return sup->command;
+}
+
+static bool in_chain(const struct supervisor *sup, const struct proc_ent *v, size_t n, pid_t pid)
+{
+	pid_t cur = sup->child;
+
+	for (unsigned i = 0; i < sup->depth && cur > 0; i++) {
+		if (cur == pid)
+			return true;
+		cur = oldest_child(v, n, cur);
+	}
+	return false;
+}
+
+/* Sends sig to every living process of the sandbox (SIGTERM spares nsrun's own relay
+ * and pid 1, which would only pass it on a second time); reaps the orphans that came
+ * back to the monitor. Returns how many processes were signalled. */
+static size_t signal_sandbox(struct supervisor *sup, int sig)
+{
+	size_t n, count = 0;
+	_cleanup_free_ struct proc_ent *v = snapshot(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].mine)
+			continue;
+		if (v[i].state == 'Z') {
+			if (v[i].ppid == getpid() && v[i].pid != sup->child)
+				(void)waitpid(v[i].pid, NULL, WNOHANG);
+			continue;
+		}
+		if (sig == SIGTERM && in_chain(sup, v, n, v[i].pid))
+			continue;
+		if (kill(v[i].pid, sig) == 0)
+			count++;
+	}
+	return count;
+}
+
+/* SIGKILL until nothing is left: a process forked between two rounds gets the next. */
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void kill_sandbox(struct supervisor *sup)
+{
+	struct timespec ms = { 0, 1000000L };
+	uint64_t end = now_ms() + SUPERVISE_KILL_WAIT_MS;
+
+	sup->stage = SUPERVISE_KILL;
+	/* Bounded in time: a process stuck in the kernel (state D) may take a while. */
+	while (signal_sandbox(sup, SIGKILL) > 0 && now_ms() < end)
+		nanosleep(&ms, NULL);
+}
+
+static void on_timer(struct supervisor *sup)
+{
+	uint64_t ticks;
+
+	/* Only drains the expiry count: the stage says what comes next. */
+	if (read(sup->timer_fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+		return;
+	if (sup->stage == SUPERVISE_RUNNING) {
+		sup->timed_out = true;
+		sup->stage = SUPERVISE_TERM;
+		(void)signal_sandbox(sup, SIGTERM);
+		if (arm(sup->timer_fd, sup->plan->sup.kill_after_ms) == 0)
+			return;
+	}
+	if (sup->stage == SUPERVISE_TERM)
+		kill_sandbox(sup);
+}
+
+static void on_signal(struct supervisor *sup)
+{
+	struct signalfd_siginfo si;
+	bool chld = false;
+
+	while (read(sup->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			chld = true;
+		else
+			(void)kill(sup->command > 0 ? sup->command : sup->child, (int)si.ssi_signo);
+	}
+	/* signal 0 signals nobody; it only reaps the orphans that came back. */
+	if (chld && sup->plan->sup.timeout_ms > 0)
+		(void)signal_sandbox(sup, 0);
+}
+
+/* ---- job control: Ctrl-Z stops the command, and the shell must see nsrun stop ---- */
+
+static void set_foreground(pid_t pgrp);
+
+static bool is_stopped(pid_t pid)
+{
+	char name[16];
+	struct proc_ent e;
+	_cleanup_close_ int dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	snprintf(name, sizeof(name), "%d", (int)pid);
+	return dfd >= 0 && read_stat(dfd, name, &e) && e.state == 'T';
+}
+
+/* The sandbox's process group (its first process's pid) stopped in the terminal's
+ * foreground: the terminal goes back to nsrun's group and nsrun stops too, so that
+ * the shell regains it; `fg` continues nsrun, which hands the terminal back and
+ * continues the sandbox (`bg` leaves the terminal with the shell). */
+static void follow_stop(struct supervisor *sup)
+{
+	pid_t command = sup->command > 0 ? sup->command : sup->child;
+
+	if (!is_stopped(command))
+		return;
+	set_foreground(getpgrp());
+	(void)kill(getpid(), SIGSTOP);
+	if (tcgetpgrp(STDIN_FILENO) == getpgrp())
+		set_foreground(sup->child);
+	(void)kill(-sup->child, SIGCONT);
+}
+
+/* Serves signals and the timer until fd is readable (or hung up). */
+static void wait_fd(struct supervisor *sup, int fd)
+{
+	struct pollfd p[3] = { { .fd = fd, .events = POLLIN },
+			       { .fd = sup->sig_fd, .events = POLLIN },
+			       { .fd = sup->timer_fd, .events = POLLIN } };
+
+	for (;;) {
+		/* A stop of pid 1's child raises no SIGCHLD here: with the terminal, look. */
+		int n = poll(p, ARRAY_SIZE(p), sup->tty ? 250 : -1);
+
+		if (sup->tty)
+			follow_stop(sup);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		if (p[1].revents & POLLIN)
+			on_signal(sup);
+		if (p[2].revents & POLLIN)
+			on_timer(sup);
+		if (p[0].revents)
+			return;
+	}
+}
+
+int supervise_channel(int fds[2], struct nsrun_error *err)
+{
+	int on = 1;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
+		return error_set(err, errno, "socketpair");
+	if (setsockopt(fds[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0)
+		return error_set(err, errno, "setsockopt(SO_PASSCRED)");
+	return 0;
+}
+
+/* One read from the error channel; a socket's data comes with its writer's pid, which
+ * the kernel translates into the monitor's pid namespace. */
+static ssize_t read_chunk(struct supervisor *sup, int fd, void *buf, size_t len)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+	} ctl;
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+	struct ucred cred;
+	ssize_t r;
+
+	if (fd != sup->cred_fd)
+		return read(fd, buf, len);
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = sizeof(ctl.buf);
+	r = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+	for (c = r > 0 ? CMSG_FIRSTHDR(&msg) : NULL; c; c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
+			memcpy(&cred, CMSG_DATA(c), sizeof(cred));
+			sup->last_writer = cred.pid;
+		}
+	return r;
+}
+
+ssize_t supervise_read_full(struct supervisor *sup, int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	if (!sup || (!sup->active && fd != sup->cred_fd))
+		return read_full(fd, buf, len);
+	while (done < len) {
+		ssize_t r;
+
+		if (sup->active)
+			wait_fd(sup, fd);
+		r = read_chunk(sup, fd, (char *)buf + done, len - done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}
+
+int supervise_wait_pid(struct supervisor *sup, pid_t pid)
+{
+	int st, pfd = -1;
+
+	if (sup && sup->active)
+		pfd = sys_pidfd_open(pid, 0);
+	if (pfd >= 0) {
+		wait_fd(sup, pfd);
+		close(pfd);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return st;
+}
+
+void supervise_finish(struct supervisor *sup)
+{
+	if (!sup->timed_out)
+		return;
+	/* SIGTERM was enough for the command; whatever else is left has the rest of
+	 * the grace period to follow it. */
+	while (sup->stage == SUPERVISE_TERM && signal_sandbox(sup, 0) > 0) {
+		struct pollfd p = { .fd = sup->timer_fd, .events = POLLIN };
+
+		if (poll(&p, 1, 10) > 0)
+			on_timer(sup);
+	}
+	kill_sandbox(sup);
+}
+
+/* ---- --rlimit, in the launcher ---- */
+
+static const char *limit_text(rlim_t v, char *buf, size_t size)
+{
+	if (v == RLIM_INFINITY)
+		return "unlimited";
+	snprintf(buf, size, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+static int apply_rlimit(const struct plan_rlimit *rl, struct nsrun_error *err)
+{
+	const char *name = supervise_parse_rlimit_name(rl->resource);
+	char a[32], b[32];
+	struct rlimit cur;
+
+	if (getrlimit(rl->resource, &cur) < 0)
+		return error_set(err, errno, "--rlimit %s: getrlimit", name);
+	if (rl->has_soft)
+		cur.rlim_cur = (rlim_t)rl->soft;
+	if (rl->has_hard)
+		cur.rlim_max = (rlim_t)rl->hard;
+	if (cur.rlim_cur > cur.rlim_max)
+		return error_set(err, EINVAL,
+				 "--rlimit %s: soft limit %s is above the hard limit %s", name,
+				 limit_text(cur.rlim_cur, a, sizeof(a)),
+				 limit_text(cur.rlim_max, b, sizeof(b)));
+	if (setrlimit(rl->resource, &cur) == 0)
+		return 0;
+	if (errno == EPERM)
+		return error_set(err, EPERM,
+				 "--rlimit %s: raising the hard limit to %s needs CAP_SYS_RESOURCE",
+				 name, limit_text(cur.rlim_max, a, sizeof(a)));
+	return error_set(err, errno, "--rlimit %s: setrlimit", name);
+}
+
+int supervise_apply_rlimits(const struct supervise_config *cfg, struct nsrun_error *err)
+{
+	for (size_t i = 0; i < cfg->n_rlimits; i++) {
+		int r = apply_rlimit(&cfg->rlimits[i], err);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* ---- the terminal's foreground process group (bwrap PR #735) ---- */
+
+bool supervise_tty_wanted(const struct plan *plan)
+{
+	pid_t fg;
+
+	if (plan->proc.new_session || plan->landlock.only || !isatty(STDIN_FILENO))
+		return false;
+	/* Started in the background (cmd &): the terminal is not nsrun's to hand over. */
+	fg = tcgetpgrp(STDIN_FILENO);
+	return fg > 0 && fg == getpgrp();
+}
+
+/* tcsetpgrp from a background group raises SIGTTOU unless it is blocked. */
+static void set_foreground(pid_t pgrp)
+{
+	sigset_t ttou, old;
+
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, &old);
+	(void)tcsetpgrp(STDIN_FILENO, pgrp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void supervise_tty_take(void)
+{
+	if (setpgid(0, 0) == 0)
+		set_foreground(getpgrp());
+}
+
+void supervise_tty_restore(void)
+{
+	set_foreground(getpgrp());
+}

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * test-supervise.c: the supervision options' parsers (DURATION, --rlimit
+ * NAME=SOFT[:HARD]), their command-line rules and round trip, and the status
+ * documents they add.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+#include "status.h"
+#include "supervise-parse.h"
+#include "util.h"
+
+static void test_duration_good(void **state)
+{
+	static const struct {
+		const char *s;
+		uint64_t ms;
+	} good[] = {
+		{ "10", 10000 },
+		{ "1.5", 1500 },
+		{ "2m", 120000 },
+		{ "1h", 3600000 },
+		{ "1d", 86400000 },
+		{ "0.25s", 250 },
+		{ "0", 0 },
+		{ ".5", 500 },
+		{ "0.0001", 1 },
+		{ "1.0009", 1001 },
+		{ "007", 7000 },
+		{ "1.5m", 90000 },
+		{ "1000d", 86400000000ull },
+	};
+	uint64_t ms;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
+		ms = 12345;
+		assert_int_equal(supervise_parse_duration(good[i].s, &ms), 0);
+		assert_int_equal(ms, good[i].ms);
+	}
+}
+
+static void test_duration_bad(void **state)
+{
+	static const char *const bad[] = { "",
+					   "-1",
+					   "+1",
+					   "1.",
+					   ".",
+					   "1x",
+					   "1ms",
+					   "1 s",
+					   " 1",
+					   "1s ",
+					   "s",
+					   "1..2",
+					   "1.2.3",
+					   "0x10",
+					   "1e3",
+					   "1001d",
+					   "99999999999999999999999",
+					   "1ss" };
+	uint64_t ms = 77;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_true(supervise_parse_duration(bad[i], &ms) < 0);
+		assert_int_equal(ms, 77);
+	}
+	assert_true(supervise_parse_duration(NULL, &ms) < 0);
+}
+
+static void test_rlimit_good(void **state)
+{
+	struct nsrun_error err = { 0 };
+	struct plan_rlimit rl;
+
+	(void)state;
+	assert_int_equal(supervise_parse_rlimit("nofile=16", &rl, &err), 0);
+	assert_int_equal(rl.resource, RLIMIT_NOFILE);
+	assert_true(rl.has_soft && rl.has_hard);
+	assert_int_equal(rl.soft, 16);
+	assert_int_equal(rl.hard, 16);
+	assert_int_equal(supervise_parse_rlimit("as=1G:unlimited", &rl, &err), 0);
+	assert_int_equal(rl.resource, RLIMIT_AS);
+	assert_int_equal(rl.soft, 1ull << 30);
+	assert_int_equal(rl.hard, RLIM_INFINITY);
+	assert_int_equal(supervise_parse_rlimit("nproc=10:", &rl, &err), 0);
+	assert_true(rl.has_soft && !rl.has_hard);
+	assert_int_equal(rl.soft, 10);
+	assert_int_equal(supervise_parse_rlimit("core=:0", &rl, &err), 0);
+	assert_true(!rl.has_soft && rl.has_hard);
+	assert_int_equal(rl.hard, 0);
+	assert_int_equal(supervise_parse_rlimit("stack=8M:infinity", &rl, &err), 0);
+	assert_int_equal(rl.soft, 8ull << 20);
+	assert_int_equal(supervise_parse_rlimit("fsize=2K", &rl, &err), 0);
+	assert_int_equal(rl.soft, 2048);
+	assert_int_equal(supervise_parse_rlimit("memlock=1T", &rl, &err), 0);
+	assert_int_equal(rl.soft, 1ull << 40);
+	assert_string_equal(supervise_parse_rlimit_name(RLIMIT_NPROC), "nproc");
+	assert_string_equal(supervise_parse_rlimit_name(RLIMIT_SIGPENDING), "sigpending");
+}
+
+static void test_rlimit_bad(void **state)
+{
+	static const char *const bad[] = {
+		"nofile",	   "nofile=",	   "=5",
+		"files=5",	   "NOFILE=5",	   "nofile=5:4",
+		"nofile=:",	   "nofile=x",	   "nofile=-1",
+		"nofile=1:x",	   "nofile=5k",	   "nofile=1KB",
+		"nofile= 5",	   "nofile=5:4:3", "as=18446744073709551615",
+		"as=17179869184G",
+	};
+	struct nsrun_error err = { 0 };
+	struct plan_rlimit rl;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(supervise_parse_rlimit(bad[i], &rl, &err), -EINVAL);
+		assert_true(strstr(err.msg, "--rlimit") != NULL);
+		assert_null(strchr(err.msg, '\n'));
+	}
+}
+
+static int parse(const char *const *args, struct plan *plan, struct nsrun_error *err)
+{
+	char *argv[32];
+	size_t n = 0;
+	struct cli_io io = { 0 };
+
+	argv[n++] = (char *)"nsrun";
+	for (; args[n - 1]; n++)
+		argv[n] = (char *)args[n - 1];
+	argv[n] = NULL;
+	return cli_parse((int)n, argv, &io, plan, err);
+}
+
+static void test_cli_rules(void **state)
+{
+	static const struct {
+		const char *args[8];
+		const char *msg; /* NULL: valid */
+	} cases[] = {
+		{ { "--timeout", "2m", "--kill-after", "0.5", "true" }, NULL },
+		{ { "--kill-after", "1", "true" }, "--kill-after requires --timeout" },
+		{ { "--forward-signals", "--unshare-pid", "--as-pid-1", "true" },
+		  "Specifying --forward-signals and --as-pid-1 is not permitted" },
+		{ { "--netns", "3", "--unshare-net", "true" },
+		  "--netns cannot be combined with --unshare-net" },
+		{ { "--netns", "3", "--unshare-all", "--share-net", "true" }, NULL },
+		{ { "--landlock-only", "--timeout", "1", "true" },
+		  "--landlock-only cannot be combined with --timeout" },
+		{ { "--landlock-only", "--rlimit", "nofile=10", "true" }, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct nsrun_error err = { 0 };
+		struct plan plan;
+		int r = parse(cases[i].args, &plan, &err);
+
+		assert_int_equal(r, 0);
+		r = plan_validate(&plan, true, &err);
+		if (cases[i].msg) {
+			assert_int_equal(r, -EINVAL);
+			assert_true(strstr(err.msg, cases[i].msg) == err.msg);
+		} else {
+			assert_int_equal(r, 0);
+		}
+		plan_free(&plan);
+	}
+}
+
+static void test_cli_errors(void **state)
+{
+	static const char *const bad[][4] = {
+		{ "--timeout", "soon", "true" },
+		{ "--kill-after", "-1", "true" },
+		{ "--rlimit", "nofile=lots", "true" },
+		{ "--netns", "x", "true" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct nsrun_error err = { 0 };
+		struct plan plan;
+
+		assert_true(parse(bad[i], &plan, &err) < 0);
+		assert_true(err.msg[0] != '\0');
+		plan_free(&plan);
+	}
+}
+
+/* plan_to_argv gives back the same plan, durations and partial limits included. */
+static void test_round_trip(void **state)
+{
+	static const char *const args[] = {
+		"--forward-signals", "--timeout", "1.0005",   "--kill-after",  "0",
+		"--rlimit",	     "nofile=16", "--rlimit", "as=:unlimited", "--rlimit",
+		"nproc=5:",	     "--netns",	  "9",	      "true",	       NULL
+	};
+	struct nsrun_error err = { 0 };
+	struct plan a, b;
+	char **argv;
+	char *fa, *fb;
+
+	(void)state;
+	assert_int_equal(parse(args, &a, &err), 0);
+	argv = plan_to_argv(&a);
+	assert_int_equal(cli_parse((int)strv_length(argv), argv, &(struct cli_io){ 0 }, &b, &err),
+			 0);
+	fa = plan_format(&a);
+	fb = plan_format(&b);
+	assert_string_equal(fa, fb);
+	assert_non_null(strstr(fa, "sup.timeout_ms=1001\n"));
+	assert_non_null(strstr(fa, "sup.kill_after_ms=0\n"));
+	assert_non_null(strstr(fa, "sup.rlimit[2]=nproc soft=5\n"));
+	free(fa);
+	free(fb);
+	strv_free(argv);
+	plan_free(&a);
+	plan_free(&b);
+}
+
+static void test_status_documents(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = status_format_command(4242);
+	assert_string_equal(s, "{ \"command-pid\": 4242 }\n");
+	free(s);
+	s = status_format_end(124, SIGKILL, true); /* a wait status: killed by SIGKILL */
+	assert_string_equal(s, "{ \"exit-code\": 124, \"exit-signal\": 9, \"timed-out\": true }\n");
+	free(s);
+	s = status_format_end(3, 3 << 8, false);
+	assert_string_equal(s, "{ \"exit-code\": 3, \"exit-status\": 3, \"timed-out\": false }\n");
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_duration_good), cmocka_unit_test(test_duration_bad),
+		cmocka_unit_test(test_rlimit_good),   cmocka_unit_test(test_rlimit_bad),
+		cmocka_unit_test(test_cli_rules),     cmocka_unit_test(test_cli_errors),
+		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_status_documents),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
