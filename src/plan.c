@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "cli.h"
+
 #include "supervise-parse.h"
 #include "util.h"
 
