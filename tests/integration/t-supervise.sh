@@ -42,7 +42,7 @@ sys.exit(3)
 PY
 # The pty runner: the command on a new terminal; Ctrl-C once it says READY.
 cat >"$TMP/ptyrun.py" <<'PY'
-import os, pty, select, sys, termios, time
+import os, pty, select, signal, sys, termios, time
 pid, fd = pty.fork()
 if pid == 0:
     # Without NOFLSH the tty driver flushes its output queue after sending SIGINT,
@@ -50,6 +50,10 @@ if pid == 0:
     a = termios.tcgetattr(0)
     a[3] |= termios.NOFLSH
     termios.tcsetattr(0, termios.TCSANOW, a)
+    # A shell starts background jobs with SIGINT and SIGQUIT ignored, and exec keeps
+    # that: the terminal's Ctrl-C must find nsrun as an interactive shell leaves it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
     os.execvp(sys.argv[1], sys.argv[1:])
 buf = b""
 def pump(until, secs):
@@ -79,6 +83,10 @@ if pid == 0:
     a = termios.tcgetattr(0)
     a[3] |= termios.NOFLSH
     termios.tcsetattr(0, termios.TCSANOW, a)
+    # A shell starts background jobs with SIGINT and SIGQUIT ignored, and exec keeps
+    # that: the terminal's Ctrl-C must find nsrun as an interactive shell leaves it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
     os.execvp(sys.argv[1], sys.argv[1:])
 buf = b""
 def pump(until, secs):
