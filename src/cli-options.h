@@ -52,6 +52,7 @@ enum cli_flags {
 	X(DIE_WITH_PARENT, "--die-with-parent", 0, OPTG_PROCESS, OPTF_B8, "", "Kills with SIGKILL child process (COMMAND) when nsrun or its parent dies") \
 	X(DIR, "--dir", 1, OPTG_FS, OPTF_B8, "DEST", "Create dir at DEST") \
 	X(DISABLE_USERNS, "--disable-userns", 0, OPTG_NAMESPACE, OPTF_B8, "", "Disable further use of user namespaces inside sandbox") \
+	X(DOCTOR, "--doctor", 0, OPTG_GENERAL, OPTF_NS, "", "Check this machine for what nsrun needs and print OK, WARN or FAIL lines") \
 	X(EXEC_LABEL, "--exec-label", 1, OPTG_SECURITY, OPTF_B8, "LABEL", "Exec label for the sandbox") \
 	X(FILE, "--file", 2, OPTG_FS, OPTF_B8, "FD DEST", "Copy from FD to destination DEST") \
 	X(FILE_LABEL, "--file-label", 1, OPTG_SECURITY, OPTF_B8, "LABEL", "File label for temporary sandbox content") \
@@ -59,6 +60,7 @@ enum cli_flags {
 	X(HELP, "--help", 0, OPTG_GENERAL, OPTF_B8, "", "Print this help") \
 	X(HOSTNAME, "--hostname", 1, OPTG_NAMESPACE, OPTF_B8, "NAME", "Custom hostname in the sandbox (requires --unshare-uts)") \
 	X(INFO_FD, "--info-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Write information about the running container to FD") \
+	X(JSON, "--json", 0, OPTG_GENERAL, OPTF_NS, "", "With --doctor: print the checks as one JSON document") \
 	X(JSON_STATUS_FD, "--json-status-fd", 1, OPTG_STATUS, OPTF_B8, "FD", "Write container status to FD as multiple JSON documents") \
 	X(LANDLOCK_ABI, "--landlock-abi", 0, OPTG_LANDLOCK, OPTF_NS, "", "Print the Landlock ABI of this kernel and the rights nsrun handles") \
 	X(LANDLOCK_BIND_TCP, "--landlock-bind-tcp", 1, OPTG_LANDLOCK, OPTF_NS, "PORT", "Allow binding TCP PORT (repeatable; other ports are denied)") \

@@ -134,6 +134,11 @@ static int h_flag(struct cli_state *st, const struct cli_option *opt, char *cons
 			  id == OPT_VERSION ? PLAN_VERSION :
 					      PLAN_LANDLOCK_ABI;
 		st->stop = true;
+	} else if (id == OPT_DOCTOR) {
+		/* Not a stop: "--doctor --json" reads on. */
+		p->mode = PLAN_DOCTOR;
+	} else if (id == OPT_JSON) {
+		p->json = true;
 	} else if (id == OPT_LEVEL_PREFIX) {
 		p->level_prefix = true;
 	} else if (id == OPT_CLEARENV) {
@@ -670,6 +675,7 @@ static const cli_handler handlers[OPT_MAX] = {
 	[OPT_DIE_WITH_PARENT] = h_flag,
 	[OPT_DIR] = h_op,
 	[OPT_DISABLE_USERNS] = h_namespace,
+	[OPT_DOCTOR] = h_flag,
 	[OPT_EXEC_LABEL] = h_string,
 	[OPT_FILE] = h_op,
 	[OPT_FILE_LABEL] = h_string,
@@ -677,6 +683,7 @@ static const cli_handler handlers[OPT_MAX] = {
 	[OPT_HELP] = h_flag,
 	[OPT_HOSTNAME] = h_string,
 	[OPT_INFO_FD] = h_fd,
+	[OPT_JSON] = h_flag,
 	[OPT_JSON_STATUS_FD] = h_fd,
 	[OPT_LANDLOCK_ABI] = h_flag,
 	[OPT_LANDLOCK_BIND_TCP] = h_landlock,

@@ -11,10 +11,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "doctor.h"
 #include "error.h"
 #include "landlock.h"
 #include "plan.h"
 #include "sandbox.h"
+#include "util.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -71,6 +73,18 @@ static int print_version(void)
 	return 0;
 }
 
+static int run_doctor(bool json)
+{
+	struct doctor_report *report = xcalloc(1, sizeof(*report));
+	int status;
+
+	doctor_collect(report);
+	doctor_print(stdout, report, json);
+	status = doctor_status(report);
+	free(report);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct nsrun_error err = { 0 };
@@ -107,6 +121,12 @@ int main(int argc, char **argv)
 		if (landlock_print_abi(stdout, &err) < 0)
 			error_die(&err);
 		return 0;
+	case PLAN_DOCTOR: {
+		bool json = plan.json;
+
+		plan_free(&plan);
+		return run_doctor(json);
+	}
 	case PLAN_RUN:
 		break;
 	case PLAN_MODE_MAX:
@@ -114,6 +134,10 @@ int main(int argc, char **argv)
 		abort();
 	}
 
+	if (plan.json) {
+		error_set_plain(&err, EINVAL, "--json is only valid with --doctor");
+		error_die(&err);
+	}
 	if (!plan.proc.argv) {
 		cli_usage(stderr, argv[0]);
 		plan_free(&plan);
@@ -123,8 +147,10 @@ int main(int argc, char **argv)
 		error_die(&err);
 	leak_check_before_pidns(&plan);
 	r = sandbox_run(&plan, &err);
-	if (r < 0)
+	if (r < 0) {
+		doctor_explain(&err);
 		error_die(&err);
+	}
 	plan_free(&plan);
 	return r;
 }

@@ -352,12 +352,15 @@ static void format_landlock(FILE *f, const struct landlock_config *l)
 
 char *plan_format(const struct plan *plan)
 {
+	/* clang-format off */
 	static const char *const modes[PLAN_MODE_MAX] = {
 		[PLAN_RUN] = "run",
 		[PLAN_HELP] = "help",
 		[PLAN_VERSION] = "version",
 		[PLAN_LANDLOCK_ABI] = "landlock-abi",
+		[PLAN_DOCTOR] = "doctor",
 	};
+	/* clang-format on */
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -366,6 +369,8 @@ char *plan_format(const struct plan *plan)
 		abort(); /* only ENOMEM; xmalloc's policy */
 	fprintf(f, "mode=%s\nlevel_prefix=%d\n",
 		(unsigned)plan->mode < PLAN_MODE_MAX ? modes[plan->mode] : "?", plan->level_prefix);
+	if (plan->json)
+		fprintf(f, "json=1\n");
 	for (size_t i = 0; i < plan->n_ops; i++)
 		format_op(f, i, &plan->ops[i]);
 	format_ns(f, &plan->ns);
@@ -538,6 +543,8 @@ static void rest_to_argv(char ***v, const struct plan *p)
 		push_opt_str(v, "--overlay-allow", p->hide.allow[i]);
 	if (p->level_prefix)
 		push(v, "--level-prefix");
+	if (p->json)
+		push(v, "--json");
 }
 
 char **plan_to_argv(const struct plan *plan)
@@ -550,7 +557,9 @@ char **plan_to_argv(const struct plan *plan)
 		op_to_argv(&v, &plan->ops[i]);
 	proc_to_argv(&v, &plan->proc);
 	rest_to_argv(&v, plan);
-	if (plan->mode != PLAN_RUN)
+	if (plan->mode == PLAN_DOCTOR)
+		push(&v, "--doctor");
+	else if (plan->mode != PLAN_RUN)
 		push(&v, plan->mode == PLAN_HELP    ? "--help" :
 			 plan->mode == PLAN_VERSION ? "--version" :
 						      "--landlock-abi");

@@ -161,6 +161,7 @@ enum plan_mode {
 	PLAN_HELP,	   /* --help: usage on stdout, exit 0 */
 	PLAN_VERSION,	   /* --version */
 	PLAN_LANDLOCK_ABI, /* --landlock-abi: print what this kernel offers */
+	PLAN_DOCTOR,	   /* --doctor: check this machine (doctor.c) */
 	PLAN_MODE_MAX
 };
 
@@ -176,6 +177,7 @@ struct plan {
 	struct landlock_config landlock;
 	struct hide_config hide;
 	bool level_prefix;
+	bool json; /* --json: --doctor prints JSON */
 	char **warnings; /* messages the parser wants printed (e.g. "Only the last --chdir ..."), NULL-terminated */
 };
 

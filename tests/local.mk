@@ -63,6 +63,8 @@ integration_tests += tests/integration/t-sec-noexec.sh
 integration_tests += tests/integration/t-inputs.sh
 # area: bwrap callers' argument shapes (compat)
 integration_tests += tests/integration/t-bwrap-shapes.sh
+# area: distribution, --doctor (issue 11)
+integration_tests += tests/integration/t-doctor.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh

@@ -98,7 +98,7 @@ static void test_table_sorted(void **state)
 {
 	(void)state;
 	assert_int_equal(cli_n_options, OPT_MAX);
-	assert_int_equal(cli_n_options, 67 + 10);
+	assert_int_equal(cli_n_options, 67 + 10 + 2 /* --doctor, --json (issue 11) */);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
@@ -201,6 +201,18 @@ static void test_modes(void **state)
 	PARSE_OK(&p, "--landlock-abi");
 	assert_int_equal(p.mode, PLAN_LANDLOCK_ABI);
 	assert_false(p.landlock.enabled);
+	plan_free(&p);
+	/* --doctor reads on, so --json may follow it (issue 11). */
+	PARSE_OK(&p, "--doctor", "--json");
+	assert_int_equal(p.mode, PLAN_DOCTOR);
+	assert_true(p.json);
+	plan_free(&p);
+	PARSE_OK(&p, "--json", "--doctor");
+	assert_int_equal(p.mode, PLAN_DOCTOR);
+	assert_true(p.json);
+	plan_free(&p);
+	PARSE_OK(&p, "--doctor");
+	assert_false(p.json);
 	plan_free(&p);
 	/* Errors before --help still count. */
 	EXPECT_ERR("Unknown option --bogus", "--bogus", "--help");

@@ -208,6 +208,7 @@ static void test_to_argv(void **state)
 	round_trip(ARGS("--unshare-ipc", "--help"));
 	round_trip(ARGS("--version"));
 	round_trip(ARGS("--landlock-abi"));
+	round_trip(ARGS("--doctor", "--json"));
 }
 
 static void test_limits(void **state)
