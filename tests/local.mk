@@ -37,6 +37,8 @@ unit_tests += \
 	tests/unit/test-path \
 	tests/unit/test-noexec \
 	tests/unit/test-seccomp
+# area: distribution (issue 11)
+unit_tests += tests/unit/test-doctor
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
