@@ -204,6 +204,14 @@ void doctor_explain(struct nsrun_error *err)
 	char cause[200];
 	size_t used = strlen(err->msg);
 
+	/* A Landlock boundary this kernel cannot build: the message names the cause. */
+	if (err->status == LANDLOCK_EXIT_STATUS &&
+	    (err->code == ENOSYS || err->code == EOPNOTSUPP)) {
+		if (!strstr(err->msg, "nsrun --doctor"))
+			snprintf(err->msg + used, sizeof(err->msg) - used,
+				 " (run 'nsrun --doctor')");
+		return;
+	}
 	if (err->code != EPERM && err->code != EACCES && err->code != ENOSPC)
 		return;
 	if (strstr(err->msg, "nsrun --doctor") || !doctor_userns_cause(cause, sizeof(cause)))

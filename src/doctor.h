@@ -48,5 +48,6 @@ const char *doctor_userns_cause(char *buf, size_t len);
 
 /* Appends the cause found by doctor_userns_cause() and a pointer to `nsrun --doctor`
  * to a sandbox failure that a blocked user namespace can explain (EPERM, EACCES,
- * ENOSPC); leaves other errors as they are. */
+ * ENOSPC), and the pointer alone to a Landlock boundary the kernel cannot build
+ * (status 126, ENOSYS or EOPNOTSUPP); leaves other errors as they are. */
 void doctor_explain(struct nsrun_error *err);

@@ -83,6 +83,11 @@ case_landlock_enosys() {
 		'^FAIL landlock: Landlock is unavailable \(ENOSYS.*exits 126; do: ' "$out"
 	check_match "Landlock ENOSYS: each option says it exits 126" \
 		'^WARN landlock-scope: --landlock-scope exits 126 here' "$out"
+	out=$(as_user "$BIN/force-enosys" landlock -- "$BIN/nsrun" --landlock-only --landlock-rw /tmp \
+		true 2>&1) && st=0 || st=$?
+	check_eq "Landlock ENOSYS: a boundary exits 126" 126 "$st"
+	check_match "Landlock ENOSYS: its error names the cause and --doctor" \
+		"Landlock is not supported by this kernel \\(ENOSYS\\).*run 'nsrun --doctor'" "$out"
 	out=$(as_user "$BIN/force-enosys" landlock-abi=5 -- "$BIN/nsrun" --doctor 2>&1) || true
 	check_match "Landlock ABI 5: --landlock-scope needs ABI 6" \
 		'^WARN landlock-scope: .*ABI 6' "$out"
