@@ -60,6 +60,7 @@ enum cli_flags {
 	X(DIE_WITH_PARENT, "--die-with-parent", 0, OPTG_PROCESS, OPTF_B8, ON(proc.die_with_parent), "", "Kills with SIGKILL child process (COMMAND) when nsrun or its parent dies") \
 	X(DIR, "--dir", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Create dir at DEST") \
 	X(DISABLE_USERNS, "--disable-userns", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.disable_userns), "", "Disable further use of user namespaces inside sandbox") \
+	X(DOCTOR, "--doctor", 0, OPTG_GENERAL, OPTF_NS, FN(h_doctor), "", "Check this machine for what nsrun needs and print OK, WARN or FAIL lines") \
 	X(EXEC_LABEL, "--exec-label", 1, OPTG_SECURITY, OPTF_B8, LABEL(proc.exec_label), "LABEL", "Exec label for the sandbox") \
 	X(FILE, "--file", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Copy from FD to destination DEST") \
 	X(FILE_LABEL, "--file-label", 1, OPTG_SECURITY, OPTF_B8, LABEL(proc.file_label), "LABEL", "File label for temporary sandbox content") \
@@ -68,6 +69,7 @@ enum cli_flags {
 	X(HELP, "--help", 0, OPTG_GENERAL, OPTF_B8, MODE(PLAN_HELP), "", "Print this help") \
 	X(HOSTNAME, "--hostname", 1, OPTG_NAMESPACE, OPTF_B8, STR(ns.hostname), "NAME", "Custom hostname in the sandbox (requires --unshare-uts)") \
 	X(INFO_FD, "--info-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.info_fd), "FD", "Write information about the running container to FD") \
+	X(JSON, "--json", 0, OPTG_GENERAL, OPTF_NS, ON(json), "", "With --doctor: print the checks as one JSON document") \
 	X(JSON_STATUS_FD, "--json-status-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.json_status_fd), "FD", "Write container status to FD as multiple JSON documents") \
 	X(KILL_AFTER, "--kill-after", 1, OPTG_SUP, OPTF_NS, FN(h_kill_after), "DURATION", "SIGKILL what is left DURATION after --timeout's SIGTERM (default 5s)") \
 	X(LANDLOCK_ABI, "--landlock-abi", 0, OPTG_LANDLOCK, OPTF_NS, MODE(PLAN_LANDLOCK_ABI), "", "Print the Landlock ABI of this kernel and the rights nsrun handles") \

@@ -743,6 +743,17 @@ static int h_rlimit(struct cli_state *st, const struct cli_option *opt, char *co
 	return 0;
 }
 
+/* --doctor does not stop parsing: "--doctor --json" reads on. */
+static int h_doctor(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		    struct nsrun_error *err)
+{
+	(void)opt;
+	(void)a;
+	(void)err;
+	st->plan->mode = PLAN_DOCTOR;
+	return 0;
+}
+
 /* The option table's action column: FN(handler) or a setter and its plan field. */
 #define FN(h) h, 0
 #define ON(f) h_on, offsetof(struct plan, f)

@@ -11,12 +11,14 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "doctor.h"
 #include "error.h"
 #include "landlock.h"
 #include "mount.h"
 #include "path.h"
 #include "plan.h"
 #include "sandbox.h"
+#include "util.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -87,6 +89,49 @@ static void force_fallbacks(const struct plan *plan)
 		path_force_fallback();
 }
 
+static int run_doctor(bool json)
+{
+	struct doctor_report *report = xcalloc(1, sizeof(*report));
+	int status;
+
+	doctor_collect(report);
+	doctor_print(stdout, report, json);
+	status = doctor_status(report);
+	free(report);
+	return status;
+}
+
+/* --help, --version, --landlock-abi, print-assumed-kernel, --doctor: what to do instead of
+ * running a command. Takes the plan. */
+static int run_mode(struct plan *plan, const char *argv0)
+{
+	struct nsrun_error err = { 0 };
+	bool json = plan->json;
+	enum plan_mode mode = plan->mode;
+
+	plan_free(plan);
+	switch (mode) {
+	case PLAN_HELP:
+		cli_usage(stdout, argv0);
+		return 0;
+	case PLAN_VERSION:
+		return print_version();
+	case PLAN_LANDLOCK_ABI:
+		if (landlock_print_abi(stdout, &err) < 0)
+			error_die(&err);
+		return 0;
+	case PLAN_ASSUMED_KERNEL:
+		printf("%s\n", NSRUN_FAST_PATH_KERNEL);
+		return 0;
+	case PLAN_DOCTOR:
+		return run_doctor(json);
+	case PLAN_RUN:
+	case PLAN_MODE_MAX:
+	default:
+		abort();
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct nsrun_error err = { 0 };
@@ -110,30 +155,12 @@ int main(int argc, char **argv)
 	if (r < 0)
 		error_die(&err);
 
-	switch (plan.mode) {
-	case PLAN_HELP:
-		cli_usage(stdout, argv[0]);
-		plan_free(&plan);
-		return 0;
-	case PLAN_VERSION:
-		plan_free(&plan);
-		return print_version();
-	case PLAN_LANDLOCK_ABI:
-		plan_free(&plan);
-		if (landlock_print_abi(stdout, &err) < 0)
-			error_die(&err);
-		return 0;
-	case PLAN_ASSUMED_KERNEL:
-		plan_free(&plan);
-		printf("%s\n", NSRUN_FAST_PATH_KERNEL);
-		return 0;
-	case PLAN_RUN:
-		break;
-	case PLAN_MODE_MAX:
-	default:
-		abort();
+	if (plan.mode != PLAN_RUN)
+		return run_mode(&plan, argv[0]);
+	if (plan.json) {
+		error_set_plain(&err, EINVAL, "--json is only valid with --doctor");
+		error_die(&err);
 	}
-
 	if (!plan.proc.argv) {
 		cli_usage(stderr, argv[0]);
 		plan_free(&plan);
@@ -144,8 +171,10 @@ int main(int argc, char **argv)
 	leak_check_before_pidns(&plan);
 	force_fallbacks(&plan);
 	r = sandbox_run(&plan, &err);
-	if (r < 0)
+	if (r < 0) {
+		doctor_explain(&err);
 		error_die(&err);
+	}
 	plan_free(&plan);
 	return r;
 }

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/resource.h>
 
-
 #include "supervise-parse.h"
 #include "util.h"
 
@@ -417,13 +416,16 @@ static void format_supervise(FILE *f, const struct supervise_config *c)
 
 char *plan_format(const struct plan *plan)
 {
+	/* clang-format off */
 	static const char *const modes[PLAN_MODE_MAX] = {
 		[PLAN_RUN] = "run",
 		[PLAN_HELP] = "help",
 		[PLAN_VERSION] = "version",
 		[PLAN_LANDLOCK_ABI] = "landlock-abi",
 		[PLAN_ASSUMED_KERNEL] = "assumed-kernel",
+		[PLAN_DOCTOR] = "doctor",
 	};
+	/* clang-format on */
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -432,6 +434,8 @@ char *plan_format(const struct plan *plan)
 		abort(); /* only ENOMEM; xmalloc's policy */
 	fprintf(f, "mode=%s\nlevel_prefix=%d\n",
 		(unsigned)plan->mode < PLAN_MODE_MAX ? modes[plan->mode] : "?", plan->level_prefix);
+	if (plan->json)
+		fprintf(f, "json=1\n");
 	for (size_t i = 0; i < plan->n_ops; i++)
 		format_op(f, i, &plan->ops[i]);
 	format_ns(f, &plan->ns);
@@ -616,6 +620,8 @@ static void rest_to_argv(char ***v, const struct plan *p)
 		push(v, "--debug-opt=force-mount-setattr-fallback");
 	if (p->debug.force_openat_fallback)
 		push_opt_str(v, "--debug-opt", "force-openat-fallback");
+	if (p->json)
+		push(v, "--json");
 }
 
 static char *rlimit_value_text(uint64_t v)
@@ -666,7 +672,9 @@ char **plan_to_argv(const struct plan *plan)
 	proc_to_argv(&v, &plan->proc);
 	rest_to_argv(&v, plan);
 	supervise_to_argv(&v, &plan->sup);
-	if (plan->mode != PLAN_RUN)
+	if (plan->mode == PLAN_DOCTOR)
+		push(&v, "--doctor");
+	else if (plan->mode != PLAN_RUN)
 		push(&v, plan->mode == PLAN_HELP	   ? "--help" :
 			 plan->mode == PLAN_VERSION	   ? "--version" :
 			 plan->mode == PLAN_ASSUMED_KERNEL ? "--debug-opt=print-assumed-kernel" :

@@ -188,6 +188,7 @@ enum plan_mode {
 	PLAN_VERSION,	     /* --version */
 	PLAN_LANDLOCK_ABI,   /* --landlock-abi: print what this kernel offers */
 	PLAN_ASSUMED_KERNEL, /* --debug-opt=print-assumed-kernel */
+	PLAN_DOCTOR,	     /* --doctor: check this machine (doctor.c) */
 	PLAN_MODE_MAX
 };
 
@@ -205,6 +206,7 @@ struct plan {
 	struct debug_config debug;
 	struct supervise_config sup;
 	bool level_prefix;
+	bool json; /* --json: --doctor prints JSON */
 	char **warnings; /* messages the parser wants printed (e.g. "Only the last --chdir ..."), NULL-terminated */
 };
 

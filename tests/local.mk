@@ -40,6 +40,8 @@ unit_tests += \
 	tests/unit/test-noexec \
 	tests/unit/test-seccomp \
 	tests/unit/test-supervise
+# area: distribution (issue 11)
+unit_tests += tests/unit/test-doctor
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
@@ -70,6 +72,8 @@ integration_tests += tests/integration/t-bwrap-shapes.sh
 integration_tests += tests/integration/t-bwrap13.sh
 # Supervision (issue 12): signals, timeouts, resource limits, --netns.
 integration_tests += tests/integration/t-supervise.sh
+# area: distribution, --doctor (issue 11)
+integration_tests += tests/integration/t-doctor.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh tests/meta/t-layers.sh
@@ -91,7 +95,7 @@ TESTS = $(unit_tests) $(integration_tests) $(compat_tests) $(meta_tests) $(fuzz_
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 AM_TESTS_ENVIRONMENT = \
-	NSRUN='$(abs_top_builddir)/nsrun'; export NSRUN; \
+	NSRUN='$(NSRUN_UNDER_TEST)'; export NSRUN; \
 	NSRUN_PROBE='$(abs_top_builddir)/tests/helpers/nsrun-probe'; export NSRUN_PROBE; \
 	NSRUN_HELPERS='$(abs_top_builddir)/tests/helpers'; export NSRUN_HELPERS; \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
@@ -141,7 +145,10 @@ legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh \
-		tests/meta/*.sh completions/bash/nsrun .ci/run
+		tests/meta/*.sh completions/bash/nsrun .ci/run \
+		.ci/deb packaging/build-deb.sh packaging/debian/tests/smoke packaging/debian/tests/smoke-root \
+		packaging/debian/tests/bwrap-dropin packaging/debian/tests/installcheck \
+		packaging/debian/nsrun.postinst packaging/debian/nsrun-bwrap.preinst packaging/debian/nsrun-bwrap.postrm
 	mandoc -Tlint -Wwarning $(top_srcdir)/man/nsrun.1
 
 format-check:
@@ -162,5 +169,23 @@ oracle-build:
 check-upstream: all oracle-build
 	$(SHELL) $(top_srcdir)/tests/compat/check-upstream.sh '$(abs_top_builddir)/nsrun' \
 		'$(ORACLE_OUT)' '$(abs_top_builddir)/check-upstream'
+
+# ---- distribution (issue 11) ---------------------------------------------------------
+# The binary the suites test: this build's, or an installed one (make installcheck).
+NSRUN_UNDER_TEST = $(abs_top_builddir)/nsrun
+# check-build: what a package build can run (no root, no namespaces): unit, meta, fuzz replay.
+check-build: all
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(unit_tests) $(meta_tests) $(fuzz_tests)'
+# installcheck: the integration suites against the installed nsrun, with this tree's
+# helpers; NSRUN_INSTALLCHECK_TESTS (a configure variable) narrows the list.
+installcheck-local:
+	$(MAKE) $(AM_MAKEFLAGS) check NSRUN_UNDER_TEST='$(DESTDIR)$(bindir)/nsrun' \
+		TESTS='$(or $(NSRUN_INSTALLCHECK_TESTS),$(integration_tests))'
+# deb: both Debian packages from the release tarball, into deb/ (packaging/build-deb.sh).
+deb: dist
+	$(SHELL) $(top_srcdir)/packaging/build-deb.sh '$(abs_top_builddir)/$(PACKAGE)-$(VERSION).tar.xz' \
+		'$(abs_top_builddir)/deb'
+EXTRA_DIST += packaging
+.PHONY: check-build deb
 
 .PHONY: fuzz check-legacy lint format-check oracle-build check-upstream

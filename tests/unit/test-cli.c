@@ -99,8 +99,8 @@ static void test_table_sorted(void **state)
 	(void)state;
 	assert_int_equal(cli_n_options, OPT_MAX);
 	/* bwrap 0.11.1, bwrap 0.12/0.13 (--debug-opt, --not-a-security-boundary), nsrun's
-	 * own, and its supervision options (issue 12). */
-	assert_int_equal(cli_n_options, 67 + 2 + 10 + 5);
+	 * own, its supervision options (issue 12), --doctor and --json (issue 11). */
+	assert_int_equal(cli_n_options, 67 + 2 + 10 + 5 + 2);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
@@ -203,6 +203,18 @@ static void test_modes(void **state)
 	PARSE_OK(&p, "--landlock-abi");
 	assert_int_equal(p.mode, PLAN_LANDLOCK_ABI);
 	assert_false(p.landlock.enabled);
+	plan_free(&p);
+	/* --doctor reads on, so --json may follow it (issue 11). */
+	PARSE_OK(&p, "--doctor", "--json");
+	assert_int_equal(p.mode, PLAN_DOCTOR);
+	assert_true(p.json);
+	plan_free(&p);
+	PARSE_OK(&p, "--json", "--doctor");
+	assert_int_equal(p.mode, PLAN_DOCTOR);
+	assert_true(p.json);
+	plan_free(&p);
+	PARSE_OK(&p, "--doctor");
+	assert_false(p.json);
 	plan_free(&p);
 	/* Errors before --help still count. */
 	EXPECT_ERR("Unknown option --bogus", "--bogus", "--help");

@@ -212,6 +212,7 @@ static void test_to_argv(void **state)
 	round_trip(ARGS("--not-a-security-boundary", "--debug-opt", "force-mount-setattr-fallback",
 			"--debug-opt=force-openat-fallback", "--bind", "/a", "/b", "true"));
 	round_trip(ARGS("--landlock-abi"));
+	round_trip(ARGS("--doctor", "--json"));
 }
 
 static void test_limits(void **state)
