@@ -1,16 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# check-flatpak.sh NSRUN ORACLE_OUT LOGDIR [TEST...]: `make check-flatpak`. Runs Flatpak's
-# own installed tests (Debian's flatpak-tests, /usr/libexec/installed-tests/Flatpak; nothing
-# of them is in this tree) with FLATPAK_BWRAP naming, in turn, the oracle (bubblewrap
-# 0.11.1 from ORACLE_OUT), nsrun itself and a symlink named bwrap to nsrun, as root and as
-# uid 65534 (as the current user only, when not root). It prints a per-test table and
-# fails when a test passes with the oracle and not with nsrun or the symlink.
+# check-flatpak.sh NSRUN ORACLE_OUT LOGDIR [ci|sandbox|full|TEST...]: `make check-flatpak`.
+# Runs Flatpak's own installed tests (Debian's flatpak-tests, /usr/libexec/installed-tests/
+# Flatpak; nothing of them is in this tree) and this tree's flatpak-e2e.sh with
+# FLATPAK_BWRAP naming, in turn, the oracle (bubblewrap 0.11.1 from ORACLE_OUT), nsrun
+# itself and a symlink named bwrap to nsrun (the three at once), as root and as uid 65534
+# (as the current user only, when not root). It prints a per-test table and fails when a
+# test passes with the oracle and not with nsrun or the symlink.
 #
-# Without TEST arguments it runs SUBSET below, the tests that start sandboxes (the ones
-# that run apps, or build with `flatpak build`), each of which must pass with the oracle
-# (else the comparison would be empty and the check fails too); `full` runs every
-# installed test (names as in INSTALLED, without .test) and only compares.
+# ci (the default, what CI runs, about five minutes): as root test-run@user, test-seccomp
+# and flatpak-e2e; as uid 65534 flatpak-e2e (joining a running sandbox as the same user).
+# These must pass with the oracle too, else the comparison would be empty and the check
+# fails. sandbox: every test that starts sandboxes (SANDBOX below), in both modes.
+# full: every installed test, in both modes, only compared. TEST...: those, both modes.
 # FLATPAK_CHECK_MODES overrides the modes (say "root"). Logs stay in LOGDIR.
 set -u
 nsrun=$1
@@ -20,12 +22,14 @@ shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 INSTALLED=${FLATPAK_INSTALLED_TESTS:-/usr/share/installed-tests/Flatpak}
 UNPRIV=65534
-TEST_TIMEOUT=${FLATPAK_TEST_TIMEOUT:-300}
+TEST_TIMEOUT=${FLATPAK_TEST_TIMEOUT:-900}
 # The tests that start sandboxes: `flatpak run` of apps and runtimes, custom runtimes,
-# extensions, overrides, seccomp; a few minutes for the three tools and two modes.
-# flatpak-e2e is this tree's tests/compat/flatpak-e2e.sh (run --sandbox, enter, portal Spawn).
-SUBSET=(test-run@user,nodeltas.wrap test-run-custom@user.wrap test-extensions.sh test-info@user.wrap
+# extensions, overrides, seccomp; flatpak-e2e is this tree's tests/compat/flatpak-e2e.sh
+# (run --sandbox, enter, portal Spawn with sandbox flags).
+SANDBOX=("test-run@user,nodeltas.wrap" test-run-custom@user.wrap test-extensions.sh test-info@user.wrap
 	test-override.sh test-seccomp.sh flatpak-e2e)
+CI_ROOT=("test-run@user,nodeltas.wrap" test-seccomp.sh flatpak-e2e)
+CI_UNPRIV=(flatpak-e2e)
 LIBEXEC=${FLATPAK_INSTALLED_LIBEXEC:-/usr/libexec/installed-tests/Flatpak}
 
 die() {
@@ -39,16 +43,21 @@ die() {
 	die "no oracle in '$oracle' (it needs ../shared/oracle, or NSRUN_ORACLE_BWRAP naming that folder)"
 [ -x "$nsrun" ] || die "no nsrun at '$nsrun'"
 
+selection=${1:-ci}
 strict=0
-if [ $# -eq 1 ] && [ "$1" = full ]; then
+case $# in 0 | 1) ;; *) selection=list ;; esac
+case $selection in
+ci) strict=1 ;;
+sandbox) TESTS=("${SANDBOX[@]}") ;;
+full)
 	mapfile -t TESTS < <(cd "$INSTALLED" && ls -- *.test | sed 's/\.test$//')
 	TESTS+=(flatpak-e2e)
-elif [ $# -gt 0 ]; then
+	;;
+*)
+	selection=list
 	TESTS=("$@")
-else
-	TESTS=("${SUBSET[@]}")
-	strict=1
-fi
+	;;
+esac
 if [ -n "${FLATPAK_CHECK_MODES:-}" ]; then
 	read -ra MODES <<<"$FLATPAK_CHECK_MODES"
 elif [ "$(id -u)" = 0 ]; then
@@ -56,6 +65,16 @@ elif [ "$(id -u)" = 0 ]; then
 else
 	MODES=(user)
 fi
+# tests_for MODE: the tests of one mode.
+tests_for() {
+	if [ "$selection" != ci ]; then
+		printf '%s\n' "${TESTS[@]}"
+	elif [ "$1" = unpriv ]; then
+		printf '%s\n' "${CI_UNPRIV[@]}"
+	else
+		printf '%s\n' "${CI_ROOT[@]}"
+	fi
+}
 TOOLS=(oracle nsrun link)
 
 # Copies any user can run (the build tree may be 0700), in a private directory.
@@ -103,7 +122,6 @@ run_test() {
 	fi
 	(cd "$dir" && "${cmd[@]}" >"$base.log" 2>&1 </dev/null)
 	rc=$?
-	reap
 	rm -rf "$dir"
 	result "$base.log" "$rc" >"$base.res"
 }
@@ -141,11 +159,15 @@ printf '%-7s %-34s %-16s %-16s %-16s %s\n' mode test oracle nsrun "bwrap->nsrun"
 status=0
 start=$SECONDS
 for mode in "${MODES[@]}"; do
-	for test in "${TESTS[@]}"; do
+	mapfile -t mode_tests < <(tests_for "$mode")
+	for test in "${mode_tests[@]}"; do
 		t0=$SECONDS
+		# The three runs at once: each has its own directories, bus and web server.
 		for tool in "${TOOLS[@]}"; do
-			run_test "$mode" "$tool" "$test"
+			run_test "$mode" "$tool" "$test" &
 		done
+		wait
+		reap
 		o=$(cat "$logs/$mode-oracle-$test.res")
 		verdict=same
 		if [ "$strict" = 1 ] && [[ $o != pass* ]]; then
@@ -176,6 +198,6 @@ echo "check-flatpak: $((SECONDS - start))s; logs in $logs"
 if [ "$status" = 0 ]; then
 	echo "check-flatpak: PASS (every test that passes with bubblewrap 0.11.1 passes with nsrun)"
 else
-	echo "check-flatpak: FAIL (a test passes with bubblewrap 0.11.1 and not with nsrun, or the oracle failed one of the subset)"
+	echo "check-flatpak: FAIL (a test passes with bubblewrap 0.11.1 and not with nsrun, or the oracle failed one of the CI set)"
 fi
 exit "$status"

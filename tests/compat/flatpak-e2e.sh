@@ -46,19 +46,23 @@ assert_file_has_content sandbox_out '^userns-bind=yes$'
 assert_file_has_content sandbox_out '^pid=pid:\['
 ok "run --sandbox: /run/.userns is bound"
 
-# A running app: its sandbox's pid 1 (bwrap's child-pid) and its payload.
-rm -f app_ns app_done
-run --command=sh --filesystem="$(pwd)" org.test.Hello -c \
-	"($NSINFO) >$(pwd)/app_ns.tmp; mv $(pwd)/app_ns.tmp $(pwd)/app_ns; while [ ! -e $(pwd)/app_done ]; do sleep 0.2; done" &
+# A running app: its sandbox's pid 1 (bwrap's child-pid) and its payload. Its instance
+# ID comes from --instance-id-fd (an earlier instance may still be listed by ps).
+rm -f app_ns app_done app_instance
+run --instance-id-fd=3 --command=sh --filesystem="$(pwd)" org.test.Hello -c \
+	"($NSINFO) >$(pwd)/app_ns.tmp; mv $(pwd)/app_ns.tmp $(pwd)/app_ns; while [ ! -e $(pwd)/app_done ]; do sleep 0.2; done" \
+	3>app_instance &
 APP_JOB=$!
-for _ in $(seq 150); do
-	[ -e app_ns ] && break
+for _ in $(seq 300); do
+	[ -e app_ns ] && [ -s app_instance ] && break
 	sleep 0.2
 done
 assert_has_file app_ns
 cat app_ns >&2
-INSTANCE=$(${FLATPAK} ps --columns=instance,application | awk '$2 == "org.test.Hello" { print $1; exit }')
-[ -n "$INSTANCE" ] || assert_not_reached "flatpak ps shows no org.test.Hello instance"
+INSTANCE=$(cat app_instance)
+${FLATPAK} ps --columns=instance,application >ps_out
+cat ps_out >&2
+assert_file_has_content ps_out "^${INSTANCE}[[:space:]]*org\.test\.Hello"
 ok "running app listed by flatpak ps"
 
 # flatpak enter: the same user joins the app's namespaces through /proc/PID.
