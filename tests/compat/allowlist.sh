@@ -44,3 +44,8 @@ allow 'fd with a leading space' '.' \
 allow '@(--dev over host submounts|--bind / over host submounts)' \
 	'^(bwrap: +[0-9]+:[0-9]+ / /dev/(shm|pts) rw,relatime|nsrun: +[0-9]+:[0-9]+ / /dev/(shm|pts) r[ow],nosuid,nodev,relatime) - (tmpfs tmpfs rw,size=[0-9]+k|devpts devpts rw,mode=600,ptmxmode=000)$' \
 	'This is stricter: covered submounts get the flags too. They are unreachable, so nothing but /proc/self/mountinfo shows the difference.'
+
+# Root without a user namespace, --cap-add of capabilities the bounding set lacks (mkosi's
+# "all" in a container): bwrap's capset fails and it keeps the caps as they were.
+allow 'mkosi: --cap-add all over --bind / /' '^(bwrap|nsrun): Cap(Inh|Amb)=[0-9a-f]+$' \
+	'bubblewrap then leaves the capabilities as they were, even those'
