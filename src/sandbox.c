@@ -356,6 +356,16 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 			return r;
 	}
 	ctx->caps = caps_requested(&plan->caps, base);
+	/* Root without a user namespace cannot gain what it lacks (a container's bounding
+	 * set): bwrap quietly keeps what is there, so `--cap-add all` (mkosi) still runs. */
+	if (ctx->real_root && !ctx->in_userns) {
+		uint64_t have = 0;
+
+		r = caps_get_effective(&have, err);
+		if (r < 0)
+			return r;
+		ctx->caps &= have;
+	}
 	req.unshare = userns;
 	req.maps_external = plan->sync.userns_block_fd >= 0;
 	for (size_t i = 0; i < plan->n_ops; i++)

@@ -49,3 +49,7 @@ allow '@(--dev over host submounts|--bind / over host submounts)' \
 # bubblewrap 0.13 refuses an empty path; 0.11.1 binds the host's root for it.
 allow 'empty path argument' '.' \
 	'An empty path argument is an error before anything runs, as in bubblewrap 0.13,'
+# Root without a user namespace, --cap-add of capabilities the bounding set lacks (mkosi's
+# "all" in a container): bwrap's capset fails and it keeps the caps as they were.
+allow 'mkosi: --cap-add all over --bind / /' '^(bwrap|nsrun): Cap(Inh|Amb)=[0-9a-f]+$' \
+	'bubblewrap then leaves the capabilities as they were, even those'

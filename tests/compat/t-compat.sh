@@ -72,7 +72,7 @@ run_one() {
 	shift
 	reset_work
 	[ -e "$HOLD_NS/user" ] || HOLD_NS=/proc/self/ns
-	(cd "$W" && as_user "$tool" "$@" 3<"$IN/data" 4<"$IN/args" 5<"$IN/sc1" 6<"$IN/sc2" \
+	(cd "$W" && as_user "${WRAP[@]}" "$tool" "$@" 3<"$IN/data" 4<"$IN/args" 5<"$IN/sc1" 6<"$IN/sc2" \
 		7<"$IN/byte" 8<"$IN/dir" 9>"$W/info" 10<"$HOLD_NS/user" 11<"$HOLD_NS/pid" \
 		12<"$IN/empty" >"$TMP/stdout" 2>"$TMP/stderr" </dev/null)
 	rc=$?
@@ -322,6 +322,75 @@ cases_issue9() {
 	c "fd with a leading space" "--sync-fd" -- "${R[@]}" --sync-fd " 7" "$P" pid
 }
 
+# Real clients' shapes (issue 9), each as the client passes it. c_wrap NAME NEEDS WRAPPER...
+# -- ARGS: a case whose tool runs under WRAPPER (a command that ends by running its
+# arguments), as the client's own process does.
+WRAP=()
+c_wrap() {
+	local name=$1 needs=$2
+	shift 2
+	WRAP=()
+	while [ "$1" != -- ]; do
+		WRAP+=("$1")
+		shift
+	done
+	c "$name" "$needs" "$@"
+	WRAP=()
+}
+# The --args data, in a sealed memfd on fd 13 (WebKit's shape), then the command.
+MEMFD_ARGS='import fcntl, os, sys
+fd = os.memfd_create("bwrap-args", os.MFD_ALLOW_SEALING)
+os.write(fd, b"--dir\0/mnt/frommemfd\0--setenv\0FROM_ARGS\0memfd\0")
+os.lseek(fd, 0, os.SEEK_SET)
+fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE | fcntl.F_SEAL_SEAL)
+os.dup2(fd, 13)
+os.execvp(sys.argv[1], sys.argv[1:])'
+# Reads --info-fd to EOF while the command runs (Bubblejail's shape): when the pipe's
+# last writer closes it, which must not be the payload, still running.
+INFO_EOF='start=$SECONDS
+{ "$@" 9>&1 >/dev/null 2>&3 | {
+	cat >/dev/null
+	[ $((SECONDS - start)) -lt 4 ] && echo "info-fd: EOF while the command runs" || echo "info-fd: EOF at its end"
+}; } 3>&2'
+# Covers a directory of /proc in a user and mount namespace of its own, so that no new
+# procfs may be mounted below it (a container's masked /proc: Codex's shape).
+MASK_PROC='mount -t tmpfs none /proc/sys/vm && exec "$@"'
+
+cases_clients() {
+	# pressure-vessel's probes: does bwrap run at all, does --perms apply to --dir /.
+	c "pressure-vessel: --bind / / true" "--bind" -- --bind / / true
+	c "pressure-vessel: --perms 0700 --dir /" "--perms --dir" -- --perms 0700 --dir / true
+	c "pressure-vessel: --perms 0700 --dir / then binds" "--perms --dir" -- --perms 0700 --dir / \
+		--ro-bind "$BIN" /pbin /pbin/nsrun-probe stat / ls /
+	# mkosi: lower-case "all", with a bind over / (root's bounding set may lack some caps).
+	c "mkosi: --cap-add all over --bind / /" "--cap-add" -- --bind / / --cap-add all "$P" caps ids
+	c "mkosi: --cap-add all with --unshare-user --uid 0" "--cap-add" -- --bind / / --unshare-user \
+		--uid 0 --gid 0 --cap-add all "$P" caps ids
+	# Bubblejail: --as-pid-1, and the --info-fd read to EOF while the command runs.
+	c "bubblejail: --as-pid-1 --info-fd" "--as-pid-1 --info-fd" -- "${R[@]}" --unshare-pid --as-pid-1 \
+		--info-fd 9 "$P" pid fds
+	c_wrap "bubblejail: --info-fd EOF while --as-pid-1 runs" "--as-pid-1 --info-fd" bash -c "$INFO_EOF" sh \
+		-- "${R[@]}" --unshare-pid --as-pid-1 --info-fd 9 "$P" sleep 6
+	c_wrap "bubblejail: --info-fd EOF while the command runs" "--info-fd" bash -c "$INFO_EOF" sh \
+		-- "${R[@]}" --unshare-pid --info-fd 9 "$P" sleep 6
+	# WebKit: --args from a sealed memfd.
+	if command -v python3 >/dev/null; then
+		c_wrap "webkit: --args from a sealed memfd" "--args" python3 -c "$MEMFD_ARGS" \
+			-- "${R[@]}" --tmpfs /mnt --args 13 "$P" ls /mnt getenv FROM_ARGS
+	else
+		skip "webkit: --args from a sealed memfd" "no python3"
+	fi
+	# Codex matches "Can't mount proc on /newroot/proc: " and the errno's text.
+	c_wrap "codex: --proc refused under a masked /proc" "--proc" unshare -Urm sh -c "$MASK_PROC" sh \
+		-- "${R[@]}" --unshare-user --unshare-pid --proc /proc "$P" pid
+	# glycin matches the namespace-failure messages: here, inside a sandbox whose user
+	# namespace cannot nest another (made by the reference).
+	c_wrap "glycin: user namespace refused" "--disable-userns" "$BWRAP" "${R[@]}" --unshare-user \
+		--disable-userns -- "${R[@]}" --unshare-user "$P" pid
+	c_wrap "glycin: pid namespace in a refusing user namespace" "--disable-userns" "$BWRAP" "${R[@]}" \
+		--unshare-user --disable-userns -- "${R[@]}" --unshare-pid "$P" pid
+}
+
 test_compat() {
 	W="$TMP/work-$MODE"
 	hold_ns "$BWRAP"
@@ -333,6 +402,7 @@ test_compat() {
 	cases_cli
 	cases_issue9
 	cases_bwrap13
+	cases_clients
 	hold_stop
 	oracle_reap
 }
