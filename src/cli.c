@@ -755,24 +755,28 @@ static int h_doctor(struct cli_state *st, const struct cli_option *opt, char *co
 }
 
 /* The option table's action column: FN(handler) or a setter and its plan field. */
+/* FIELD(f, T): f's offset, and a compile error unless f has type T (a setter writes it
+ * through a T pointer). */
+#define FIELD(f, T) _Generic(((struct plan *)0)->f, T: offsetof(struct plan, f))
 #define FN(h) h, 0
-#define ON(f) h_on, offsetof(struct plan, f)
-#define OFF(f) h_off, offsetof(struct plan, f)
-#define FD(f) h_fd, offsetof(struct plan, f)
-#define STR(f) h_str, offsetof(struct plan, f)
-#define LABEL(f) h_label, offsetof(struct plan, f)
-#define LIST(f) h_list, offsetof(struct plan, f)
-#define HIDE(f) h_hide, offsetof(struct plan, f)
-#define NS(f) h_ns_yes, offsetof(struct plan, f)
-#define NSTRY(f) h_ns_try, offsetof(struct plan, f)
-#define LL(f) h_landlock_on, offsetof(struct plan, f)
-#define LLPATH(f) h_landlock_path, offsetof(struct plan, f)
+#define ON(f) h_on, FIELD(f, bool)
+#define OFF(f) h_off, FIELD(f, bool)
+#define FD(f) h_fd, FIELD(f, int)
+#define STR(f) h_str, FIELD(f, char *)
+#define LABEL(f) h_label, FIELD(f, char *)
+#define LIST(f) h_list, FIELD(f, char **)
+#define HIDE(f) h_hide, FIELD(f, char **)
+#define NS(f) h_ns_yes, FIELD(f, enum ns_request)
+#define NSTRY(f) h_ns_try, FIELD(f, enum ns_request)
+#define LL(f) h_landlock_on, FIELD(f, bool)
+#define LLPATH(f) h_landlock_path, FIELD(f, char **)
 #define MODE(m) h_mode, (m)
 static const struct cli_action actions[OPT_MAX] = {
 #define CLI_ACTION_ROW(id, name, arity, group, flags, action, args, help) [OPT_##id] = { action },
 	NSRUN_OPTIONS(CLI_ACTION_ROW)
 #undef CLI_ACTION_ROW
 };
+#undef FIELD
 #undef FN
 #undef ON
 #undef OFF

@@ -98,18 +98,11 @@ static int root_read_link(void *ctx, const char *dir, const char *name, char **r
 
 /* ---- carrying one directory's hiding out ---- */
 
+/* canon holds no symlinks: any found now (a bind source changed meanwhile) fails, in
+ * every component, with openat2 or without it (the walk). */
 static int open_in_root(int root_fd, const char *canon)
 {
-	struct nsrun_open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	int fd = path_openat2(root_fd, canon, &how);
-
-	/* Without openat2 (< 5.6) the plain walk is equivalent: canon holds no symlinks. */
-	if (fd < 0 && errno == ENOSYS)
-		fd = openat(root_fd, rel(canon), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	return path_open_no_symlinks(root_fd, canon, O_PATH | O_DIRECTORY);
 }
 
 /* First component of path below dir, if path lies strictly below dir. */

@@ -472,7 +472,7 @@ static int monitor_supervised(struct monitor *mon, const struct setup_ctx *ctx,
 		r = monitor_run(mon, ctx, err);
 	}
 	if (ctx->tty_foreground)
-		supervise_tty_restore();
+		supervise_tty_restore(mon->child);
 	return r;
 }
 

@@ -46,9 +46,35 @@ bool supervise_in_use(const struct plan *plan)
 	return c->forward_signals || c->timeout_ms > 0 || c->n_rlimits > 0 || c->netns_fd >= 0;
 }
 
+/* --timeout finds the sandbox's processes in /proc by their parents: a /proc of another
+ * pid namespace (unshare -p without --mount-proc, a container given the host's /proc)
+ * would name other processes by the same numbers. */
+static int check_own_proc(struct nsrun_error *err)
+{
+	char buf[32];
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return error_set(err, errno, "--timeout: readlink '/proc/self'");
+	buf[n] = '\0';
+	if (strtol(buf, NULL, 10) != (long)getpid())
+		return error_set(err, 0,
+				 "--timeout: /proc belongs to another pid namespace "
+				 "(/proc/self is %s, nsrun is %d); mount this namespace's /proc",
+				 buf, (int)getpid());
+	return 0;
+}
+
 int supervise_prepare(const struct plan *plan, struct nsrun_error *err)
 {
-	if (plan->sup.timeout_ms > 0 && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+	int r;
+
+	if (plan->sup.timeout_ms == 0)
+		return 0;
+	r = check_own_proc(err);
+	if (r < 0)
+		return r;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
 		return error_set(err, errno, "--timeout: prctl(PR_SET_CHILD_SUBREAPER)");
 	return 0;
 }
@@ -300,7 +326,9 @@ static void follow_stop(struct supervisor *sup)
 {
 	pid_t command = sup->command > 0 ? sup->command : sup->child;
 
-	if (!is_stopped(command))
+	/* A stopped monitor serves no deadline, and the command can stop itself: with
+	 * --timeout, nsrun never stops (the shell keeps waiting, the clock runs). */
+	if (sup->timer_fd >= 0 || !is_stopped(command))
 		return;
 	set_foreground(getpgrp());
 	(void)kill(getpid(), SIGSTOP);
@@ -506,7 +534,9 @@ void supervise_tty_take(void)
 		set_foreground(getpgrp());
 }
 
-void supervise_tty_restore(void)
+void supervise_tty_restore(pid_t sandbox_pgrp)
 {
-	set_foreground(getpgrp());
+	/* Only from the sandbox: after Ctrl-Z and `bg` the shell has it and keeps it. */
+	if (tcgetpgrp(STDIN_FILENO) == sandbox_pgrp)
+		set_foreground(getpgrp());
 }

@@ -75,4 +75,4 @@ bool supervise_tty_wanted(const struct plan *plan);
 /* In the sandbox's first process: a process group of its own, made the foreground. */
 void supervise_tty_take(void);
 /* In the monitor, at the end: the terminal back to nsrun's own process group. */
-void supervise_tty_restore(void);
+void supervise_tty_restore(pid_t sandbox_pgrp);

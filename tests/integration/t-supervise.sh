@@ -13,6 +13,11 @@ PY=/usr/bin/python3
 [ -x "$PY" ] || skip_all "no /usr/bin/python3"
 # --dev: a plain --ro-bind / / maps /dev nodev, and sh needs /dev/null for '&'.
 SB="--ro-bind / / --dev /dev --bind $TMP/rw $TMP/rw"
+# --timeout needs a pid namespace or --landlock-scope (Landlock ABI 6), or the command could
+# stop or kill nsrun: without a pid namespace the cases use the scope when there is one.
+LL_ABI=$("$NSRUN" --landlock-abi 2>/dev/null | sed -n 's/^abi=\([0-9]*\).*/\1/p' | head -n1)
+SCOPE=
+[ "${LL_ABI:-0}" -ge 6 ] && SCOPE="--landlock-scope --landlock-rw $TMP/rw"
 mkdir -p "$TMP/rw"
 chmod 0777 "$TMP/rw"
 
@@ -159,8 +164,13 @@ now_ms() { date +%s%3N; }
 
 test_timeout_kill() {
 	local pidns rc t0 t1 d
-	for pidns in "" --unshare-pid; do
-		d=$TMP/rw/kill$MODE$pidns
+	# shellcheck disable=SC2086 # $SCOPE is two options
+	for pidns in "$SCOPE" --unshare-pid; do
+		if [ -z "$pidns" ]; then
+			skip "timeout without pid ns" "Landlock ABI 6 (--landlock-scope) needed"
+			continue
+		fi
+		d=$TMP/rw/kill$MODE${pidns%% *}
 		mkdir -p "$d" && chmod 0777 "$d"
 		t0=$(now_ms)
 		# shellcheck disable=SC2086
@@ -183,7 +193,7 @@ test_timeout_kill() {
 		check_eq "timeout ${pidns:-without pid ns}: nothing on stderr" "" "$(cat "$d/err")"
 		# The daemon left the command's session and ignored SIGTERM: it must be gone too.
 		check "timeout ${pidns:-without pid ns}: the daemon wrote its pid" test -s "$d/daemon"
-		if [ -z "$pidns" ]; then
+		if [ "$pidns" = "$SCOPE" ]; then
 			check "timeout without pid ns: the escaped daemon was killed" \
 				sh -c "! kill -0 $(cat "$d/daemon" 2>/dev/null || echo 1) 2>/dev/null"
 		fi
@@ -198,7 +208,11 @@ for_each_mode test_timeout_kill
 test_timeout_reaps_orphans() {
 	local d=$TMP/rw/orph$MODE pid zombies
 	mkdir -p "$d" && chmod 0777 "$d"
-	(nsrun_exec $SB --timeout 30 sh -c \
+	if [ -z "$SCOPE" ]; then
+		skip "--timeout: orphans that came back to nsrun were reaped" "Landlock ABI 6 needed"
+		return
+	fi
+	(nsrun_exec $SB $SCOPE --timeout 30 sh -c \
 		"for i in 1 2 3 4 5; do (sh -c 'exit 0' &) ; done; sleep 0.5; touch $d/ready; sleep 3") &
 	pid=$!
 	wait_file "$d/ready"
@@ -224,12 +238,12 @@ test_timeout_term_enough() {
 		'{ "exit-code": 124, "exit-status": 0, "timed-out": true }' "$(line 3 "$d/json")"
 	check "SIGTERM was enough: no grace period waited (default 5s)" test $((t1 - t0)) -lt 3000
 	# shellcheck disable=SC2086
-	nsrun $SB --timeout 5 --json-status-fd 3 sh -c 'exit 3' 3>"$d/json2"
+	nsrun $SB --unshare-pid --timeout 5 --json-status-fd 3 sh -c 'exit 3' 3>"$d/json2"
 	check_eq "within the timeout: the command's status" 3 $?
 	check_eq "within the timeout: final document" \
 		'{ "exit-code": 3, "exit-status": 3, "timed-out": false }' "$(line 3 "$d/json2")"
 	# shellcheck disable=SC2086
-	nsrun $SB --timeout 5 --json-status-fd 3 sh -c 'kill -s USR1 $$' 3>"$d/json3"
+	nsrun $SB --unshare-pid --timeout 5 --json-status-fd 3 sh -c 'kill -s USR1 $$' 3>"$d/json3"
 	check_eq "within the timeout, killed by a signal: 128+10" 138 $?
 	check_eq "killed by a signal: exit-signal" \
 		'{ "exit-code": 138, "exit-signal": 10, "timed-out": false }' "$(line 3 "$d/json3")"
@@ -489,6 +503,60 @@ test_netns() {
 }
 for_each_mode test_netns
 
+# ---- attacks on the deadline (an attacker's review of the supervision layer) ----
+
+# The command stops itself where the sandbox has the terminal: nsrun used to follow the
+# stop and, stopped, served no deadline. With --timeout it never stops: exit 124 in time.
+cat >"$TMP/ptywait.py" <<'PY'
+import os, pty, signal, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.execvp(sys.argv[1], sys.argv[1:])
+end = time.time() + 15
+while time.time() < end:
+    try:
+        os.read(fd, 1024)
+    except OSError:
+        pass
+    p, st = os.waitpid(pid, os.WNOHANG)
+    if p:
+        print(os.waitstatus_to_exitcode(st))
+        sys.exit(0)
+    time.sleep(0.05)
+os.kill(pid, signal.SIGKILL)
+print("hung")
+PY
+
+test_deadline_attacks() {
+	local out rc t0 t1
+	t0=$(now_ms)
+	out=$(as_user "$PY" "$TMP/ptywait.py" "$BIN/nsrun" $SB --unshare-pid --timeout 1 \
+		--kill-after 1 sh -c 'sleep 30.$$ & kill -STOP $$')
+	t1=$(now_ms)
+	check_eq "a command that stops itself on the terminal: nsrun still exits 124" 124 "$out"
+	check "a command that stops itself: in time" test $((t1 - t0)) -lt 6000
+	if [ -n "$SCOPE" ]; then
+		out=$(nsrun $SB $SCOPE --timeout 1 --kill-after 1 \
+			sh -c 'kill -KILL $PPID 2>/dev/null || echo refused >&2; sleep 30' 2>&1)
+		rc=$?
+		check_eq "--landlock-scope: the command cannot kill nsrun; the deadline holds" \
+			"refused 124" "$out $rc"
+	else
+		skip "--landlock-scope: the command cannot kill nsrun" "Landlock ABI 6 needed"
+	fi
+	# A /proc of another pid namespace would name other processes by the same numbers.
+	if [ "$MODE" = root ]; then
+		out=$(unshare -p -f "$BIN/nsrun" $SB --unshare-pid --timeout 1 true 2>&1)
+	else
+		out=$(as_user unshare -Urpf "$BIN/nsrun" $SB --unshare-pid --timeout 1 true 2>&1)
+	fi
+	check_eq "--timeout under a /proc of another pid namespace: exit 1" 1 $?
+	check_match "--timeout under a /proc of another pid namespace: message" \
+		"^nsrun: --timeout: /proc belongs to another pid namespace " "$out"
+}
+for_each_mode test_deadline_attacks
+
 # ---- usage errors: exit 1, one line ----
 
 test_errors() {
@@ -504,6 +572,7 @@ test_errors() {
 --timeout 1x|--timeout takes a DURATION such as 10, 1.5 or 2m, not '1x'
 --timeout 1 --kill-after -2|--kill-after takes a DURATION such as 10, 1.5 or 2m, not '-2'
 --kill-after 1|--kill-after requires --timeout
+--timeout 1|--timeout requires --unshare-pid (or --unshare-all) or --landlock-scope, so that the command cannot signal nsrun
 --rlimit nofile|--rlimit takes NAME=SOFT[:HARD], not 'nofile'
 --rlimit files=5|--rlimit: unknown resource 'files'
 --rlimit nofile=5:4|--rlimit: soft limit above hard limit in 'nofile=5:4'

@@ -1,0 +1,1 @@
+((c-mode . ((indent-tabs-mode . nil) (c-file-style . "gnu"))))

@@ -1,0 +1,1 @@
+#error Should not use superproject config.h to compile bubblewrap
