@@ -164,6 +164,25 @@ static bool read_stat(int dfd, const char *name, struct proc_ent *e)
 	return true;
 }
 
+/* Signals e's process only if it is still the one seen (same start time): the pidfd pins
+ * it while the check runs, so a pid number recycled since is never signalled. Kernels
+ * without pidfds (< 5.3) get kill(2). Returns 0 when signalled. */
+static int signal_same(const struct proc_ent *e, int sig)
+{
+	_cleanup_close_ int pfd = sys_pidfd_open(e->pid, 0);
+	_cleanup_close_ int dfd = -1;
+	struct proc_ent now;
+	char name[16];
+
+	if (pfd < 0)
+		return errno == ENOSYS ? kill(e->pid, sig) : -1;
+	dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	snprintf(name, sizeof(name), "%d", (int)e->pid);
+	if (dfd < 0 || !read_stat(dfd, name, &now) || now.start != e->start)
+		return -1;
+	return sys_pidfd_send_signal(pfd, sig);
+}
+
 /* Every process, with the monitor's descendants marked. */
 static struct proc_ent *snapshot(size_t *n)
 {
@@ -210,7 +229,14 @@ static pid_t oldest_child(const struct proc_ent *v, size_t n, pid_t pid)
 
 pid_t supervise_found_command(struct supervisor *sup)
 {
+	_cleanup_close_ int dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct proc_ent e;
+	char name[16];
+
 	sup->command = sup->last_writer > 0 ? sup->last_writer : sup->child;
+	/* Its start time names it for forwarding: its number may be reused after it ends. */
+	snprintf(name, sizeof(name), "%d", (int)sup->command);
+	sup->command_start = dfd >= 0 && read_stat(dfd, name, &e) ? e.start : 0;
 	return sup->command;
 }
 
@@ -244,7 +270,7 @@ static size_t signal_sandbox(struct supervisor *sup, int sig)
 		}
 		if (sig == SIGTERM && in_chain(sup, v, n, v[i].pid))
 			continue;
-		if (kill(v[i].pid, sig) == 0)
+		if (signal_same(&v[i], sig) == 0)
 			count++;
 	}
 	return count;
@@ -288,6 +314,17 @@ static void on_timer(struct supervisor *sup)
 		kill_sandbox(sup);
 }
 
+/* Before the command is known, its first process gets the signal (the monitor's child,
+ * which cannot be recycled before the monitor reaps it). */
+static int forward(struct supervisor *sup, int sig)
+{
+	struct proc_ent e = { .pid = sup->command, .start = sup->command_start };
+
+	if (sup->command <= 0 || sup->command_start == 0)
+		return kill(sup->command > 0 ? sup->command : sup->child, sig);
+	return signal_same(&e, sig);
+}
+
 static void on_signal(struct supervisor *sup)
 {
 	struct signalfd_siginfo si;
@@ -297,7 +334,7 @@ static void on_signal(struct supervisor *sup)
 		if (si.ssi_signo == SIGCHLD)
 			chld = true;
 		else
-			(void)kill(sup->command > 0 ? sup->command : sup->child, (int)si.ssi_signo);
+			(void)forward(sup, (int)si.ssi_signo);
 	}
 	/* signal 0 signals nobody; it only reaps the orphans that came back. */
 	if (chld && sup->plan->sup.timeout_ms > 0)

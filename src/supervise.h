@@ -23,9 +23,10 @@ enum supervise_stage {
 
 struct supervisor {
 	const struct plan *plan;
-	bool active;	   /* signals or a timeout to serve: wait with poll, never block */
-	pid_t child;	   /* the monitor's child */
-	pid_t command;	   /* the command as seen from here, 0 until it runs */
+	bool active;   /* signals or a timeout to serve: wait with poll, never block */
+	pid_t child;   /* the monitor's child */
+	pid_t command; /* the command as seen from here, 0 until it runs */
+	unsigned long long command_start; /* its start time (/proc), 0 if unknown */
 	unsigned depth;	   /* nsrun processes from child down to the command (relay, pid 1) */
 	int sig_fd;	   /* signalfd of the forwarded signals, or -1 */
 	int timer_fd;	   /* timerfd of --timeout, then of --kill-after, or -1 */

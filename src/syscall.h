@@ -35,6 +35,9 @@
 #ifndef __NR_fsmount
 #define __NR_fsmount 432
 #endif
+#ifndef __NR_pidfd_send_signal
+#define __NR_pidfd_send_signal 424
+#endif
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open 434
 #endif
@@ -234,6 +237,11 @@ static inline int sys_openat2(int dfd, const char *path, struct nsrun_open_how *
 static inline int sys_pidfd_open(pid_t pid, unsigned int flags)
 {
 	return (int)syscall(__NR_pidfd_open, pid, flags);
+}
+
+static inline int sys_pidfd_send_signal(int pidfd, int sig)
+{
+	return (int)syscall(__NR_pidfd_send_signal, pidfd, sig, NULL, 0);
 }
 
 static inline int sys_close_range(unsigned int first, unsigned int last, unsigned int flags)
