@@ -204,6 +204,9 @@ void doctor_explain(struct nsrun_error *err)
 	char cause[200];
 	size_t used = strlen(err->msg);
 
+	/* Under bubblewrap's name the message stays bubblewrap's: clients (glycin) match it. */
+	if (strcmp(log_program(), "bwrap") == 0)
+		return;
 	/* A Landlock boundary this kernel cannot build: the message names the cause. */
 	if (err->status == LANDLOCK_EXIT_STATUS &&
 	    (err->code == ENOSYS || err->code == EOPNOTSUPP)) {
