@@ -1,1 +1,0 @@
-((c-mode . ((indent-tabs-mode . nil) (c-file-style . "gnu"))))

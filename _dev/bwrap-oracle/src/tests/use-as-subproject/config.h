@@ -1,1 +1,0 @@
-#error Should not use superproject config.h to compile bubblewrap
