@@ -401,9 +401,14 @@ static bool monitor_release(const struct setup_ctx *ctx)
 
 /* Whether the monitor needs the command's pid: for the supervision options, and to
  * follow a stop (Ctrl-Z) of a command in the terminal's foreground. */
+/* The command's pid is needed to forward signals, by the deadline and the terminal's job
+ * control, and for the status document; --rlimit or --netns alone need none of it. */
 static bool watches_command(const struct setup_ctx *ctx)
 {
-	return supervise_in_use(ctx->plan) || ctx->tty_foreground;
+	const struct supervise_config *c = &ctx->plan->sup;
+
+	return ctx->tty_foreground || c->forward_signals || c->timeout_ms > 0 ||
+	       (supervise_in_use(ctx->plan) && ctx->plan->sync.json_status_fd >= 0);
 }
 
 /* The error and status pipes, and the release pipe when the child must wait (gop: -1s

@@ -229,11 +229,14 @@ static pid_t oldest_child(const struct proc_ent *v, size_t n, pid_t pid)
 
 pid_t supervise_found_command(struct supervisor *sup)
 {
-	_cleanup_close_ int dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int dfd = -1;
 	struct proc_ent e;
 	char name[16];
 
 	sup->command = sup->last_writer > 0 ? sup->last_writer : sup->child;
+	if (!sup->plan->sup.forward_signals)
+		return sup->command;
+	dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* Its start time names it for forwarding: its number may be reused after it ends. */
 	snprintf(name, sizeof(name), "%d", (int)sup->command);
 	sup->command_start = dfd >= 0 && read_stat(dfd, name, &e) ? e.start : 0;
