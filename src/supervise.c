@@ -164,19 +164,17 @@ static bool read_stat(int dfd, const char *name, struct proc_ent *e)
 	return true;
 }
 
-/* Signals e's process only if it is still the one seen (same start time): the pidfd pins
+/* Signals e's process (dfd: /proc) only if it is still the one seen (same start time): the pidfd pins
  * it while the check runs, so a pid number recycled since is never signalled. Kernels
  * without pidfds (< 5.3) get kill(2). Returns 0 when signalled. */
-static int signal_same(const struct proc_ent *e, int sig)
+static int signal_same(int dfd, const struct proc_ent *e, int sig)
 {
 	_cleanup_close_ int pfd = sys_pidfd_open(e->pid, 0);
-	_cleanup_close_ int dfd = -1;
 	struct proc_ent now;
 	char name[16];
 
 	if (pfd < 0)
 		return errno == ENOSYS ? kill(e->pid, sig) : -1;
-	dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	snprintf(name, sizeof(name), "%d", (int)e->pid);
 	if (dfd < 0 || !read_stat(dfd, name, &now) || now.start != e->start)
 		return -1;
@@ -262,6 +260,7 @@ static size_t signal_sandbox(struct supervisor *sup, int sig)
 {
 	size_t n, count = 0;
 	_cleanup_free_ struct proc_ent *v = snapshot(&n);
+	_cleanup_close_ int dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i].mine)
@@ -273,7 +272,7 @@ static size_t signal_sandbox(struct supervisor *sup, int sig)
 		}
 		if (sig == SIGTERM && in_chain(sup, v, n, v[i].pid))
 			continue;
-		if (signal_same(&v[i], sig) == 0)
+		if (signal_same(dfd, &v[i], sig) == 0)
 			count++;
 	}
 	return count;
@@ -322,10 +321,12 @@ static void on_timer(struct supervisor *sup)
 static int forward(struct supervisor *sup, int sig)
 {
 	struct proc_ent e = { .pid = sup->command, .start = sup->command_start };
+	_cleanup_close_ int dfd = -1;
 
 	if (sup->command <= 0 || sup->command_start == 0)
 		return kill(sup->command > 0 ? sup->command : sup->child, sig);
-	return signal_same(&e, sig);
+	dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return signal_same(dfd, &e, sig);
 }
 
 static void on_signal(struct supervisor *sup)
@@ -442,27 +443,21 @@ static ssize_t read_chunk(struct supervisor *sup, int fd, void *buf, size_t len)
 	return r;
 }
 
+/* One step of supervise_read_full: serve signals and the timer, then read. */
+static ssize_t supervised_read(void *ctx, int fd, void *buf, size_t len)
+{
+	struct supervisor *sup = ctx;
+
+	if (sup->active)
+		wait_fd(sup, fd);
+	return read_chunk(sup, fd, buf, len);
+}
+
 ssize_t supervise_read_full(struct supervisor *sup, int fd, void *buf, size_t len)
 {
-	size_t done = 0;
-
-	if (!sup || (!sup->active && fd != sup->cred_fd))
+	if (!sup)
 		return read_full(fd, buf, len);
-	while (done < len) {
-		ssize_t r;
-
-		if (sup->active)
-			wait_fd(sup, fd);
-		r = read_chunk(sup, fd, (char *)buf + done, len - done);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			break;
-		done += (size_t)r;
-	}
-	return (ssize_t)done;
+	return read_full_with(fd, buf, len, supervised_read, sup);
 }
 
 int supervise_wait_pid(struct supervisor *sup, pid_t pid)

@@ -203,13 +203,20 @@ int read_all(int fd, size_t max, char **ret, size_t *len)
 	return 0;
 }
 
-ssize_t read_full(int fd, void *buf, size_t len)
+static ssize_t plain_read(void *ctx, int fd, void *buf, size_t len)
+{
+	(void)ctx;
+	return read(fd, buf, len);
+}
+
+ssize_t read_full_with(int fd, void *buf, size_t len,
+		       ssize_t (*rd)(void *ctx, int fd, void *buf, size_t len), void *ctx)
 {
 	char *p = buf;
 	size_t total = 0;
 
 	while (total < len) {
-		ssize_t r = read(fd, p + total, len - total);
+		ssize_t r = rd(ctx, fd, p + total, len - total);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -220,6 +227,11 @@ ssize_t read_full(int fd, void *buf, size_t len)
 		total += (size_t)r;
 	}
 	return (ssize_t)total;
+}
+
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	return read_full_with(fd, buf, len, plain_read, NULL);
 }
 
 int read_byte(int fd)

@@ -42,6 +42,9 @@ int read_all(int fd, size_t max, char **ret, size_t *len);
 /* Reads up to len bytes, retrying on EINTR and short reads, until len or EOF.
  * Returns the number of bytes read (< len at EOF) or -errno. */
 ssize_t read_full(int fd, void *buf, size_t len);
+/* read_full with rd(ctx, fd, buf, len) as the single read (-1/errno on failure). */
+ssize_t read_full_with(int fd, void *buf, size_t len,
+		       ssize_t (*rd)(void *ctx, int fd, void *buf, size_t len), void *ctx);
 /* One byte of a handshake pipe: the byte (0-255), or -1 at EOF or on error. */
 int read_byte(int fd);
 /* Writes all of buf, retrying on EINTR and short writes. Returns 0 or -errno. */
