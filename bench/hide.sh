@@ -54,18 +54,7 @@ run_mode() {
 		"hide-1000" "$BASE @$OUT/hide1000.words $PAYLOAD" \
 		"allow-5" "$BASE $ALLOW $PAYLOAD" >"$OUT/$mode.log" 2>&1 ||
 		{ cat "$OUT/$mode.log" >&2; return 1; }
-	python3 - "$OUT/$mode.raw" "$OUT/$mode.log" "$mode" <<'EOF'
-import statistics as st, sys
-raw, log, mode = sys.argv[1:4]
-t = {l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(raw)}
-cpu = {p[0]: float(p[5]) for p in (l.split() for l in open(log)) if len(p) == 8 and p[0] in t}
-base = t["plain"]
-print(f"[{mode}] {'case':<10} {'median ms':>10} {'min ms':>8} {'cpu ms':>8} {'+wall ms':>9} {'+cpu ms':>8}")
-for k, v in t.items():
-    extra = st.median([a - b for a, b in zip(v, base)])
-    print(f"[{mode}] {k:<10} {st.median(v):10.2f} {min(v):8.2f} {cpu[k]:8.2f} {extra:9.2f} "
-          f"{cpu[k] - cpu['plain']:8.2f}")
-EOF
+	python3 "$here/overhead.py" "$OUT/$mode.raw" "$OUT/$mode.log" "$mode"
 }
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); /usr/bin holds $(ls /usr/bin | wc -l) names; $RUNS rounds"
