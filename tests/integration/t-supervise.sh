@@ -45,37 +45,46 @@ for _ in range(300):
     time.sleep(0.1)
 sys.exit(3)
 PY
-# The pty runner: the command on a new terminal; Ctrl-C once it says READY.
-cat >"$TMP/ptyrun.py" <<'PY'
+# What the pty runners share: the command on a new terminal as an interactive shell
+# would start it, and reading its output until a marker, EOF or a time limit.
+cat >"$TMP/ptylib.py" <<'PY'
 import os, pty, select, signal, sys, termios, time
-pid, fd = pty.fork()
-if pid == 0:
-    # Without NOFLSH the tty driver flushes its output queue after sending SIGINT,
-    # which may drop what the command wrote in between.
-    a = termios.tcgetattr(0)
-    a[3] |= termios.NOFLSH
-    termios.tcsetattr(0, termios.TCSANOW, a)
-    # A shell starts background jobs with SIGINT and SIGQUIT ignored, and exec keeps
-    # that: the terminal's Ctrl-C must find nsrun as an interactive shell leaves it.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
-    os.execvp(sys.argv[1], sys.argv[1:])
-buf = b""
-def pump(until, secs):
-    global buf
+def start(argv):
+    pid, fd = pty.fork()
+    if pid == 0:
+        # Without NOFLSH the tty driver flushes its output queue after sending SIGINT,
+        # which may drop what the command wrote in between.
+        a = termios.tcgetattr(0)
+        a[3] |= termios.NOFLSH
+        termios.tcsetattr(0, termios.TCSANOW, a)
+        # A shell starts background jobs with SIGINT and SIGQUIT ignored, and exec keeps
+        # that: the terminal's Ctrl-C must find nsrun as an interactive shell leaves it.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+        os.execvp(argv[0], argv)
+    return pid, fd
+def pump(fd, buf, until, secs):
     end = time.time() + secs
     while until not in buf and time.time() < end:
         if select.select([fd], [], [], 0.2)[0]:
             try:
                 d = os.read(fd, 1024)
             except OSError:
-                return
+                return buf
             if not d:
-                return
+                return buf
             buf += d
-pump(b"READY", 10)
+    return buf
+PY
+# The pty runner: the command on a new terminal; Ctrl-C once it says READY.
+cat >"$TMP/ptyrun.py" <<'PY'
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ptylib import start, pump
+pid, fd = start(sys.argv[1:])
+buf = pump(fd, b"", b"READY", 10)
 os.write(fd, b"\x03")
-pump(b"\xff", 10)
+buf = pump(fd, buf, b"\xff", 10)
 st = os.waitpid(pid, 0)[1]
 code = os.waitstatus_to_exitcode(st)
 # Exit 42 comes only from the handler; its output may be lost when the last slave closes.
@@ -84,31 +93,11 @@ PY
 # The same, but Ctrl-Z first: nsrun must stop as its command does (the shell would get
 # its terminal back), and continue it when continued; then Ctrl-C.
 cat >"$TMP/ptystop.py" <<'PY'
-import os, pty, select, signal, sys, termios, time
-pid, fd = pty.fork()
-if pid == 0:
-    a = termios.tcgetattr(0)
-    a[3] |= termios.NOFLSH
-    termios.tcsetattr(0, termios.TCSANOW, a)
-    # A shell starts background jobs with SIGINT and SIGQUIT ignored, and exec keeps
-    # that: the terminal's Ctrl-C must find nsrun as an interactive shell leaves it.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
-    os.execvp(sys.argv[1], sys.argv[1:])
-buf = b""
-def pump(until, secs):
-    global buf
-    end = time.time() + secs
-    while until not in buf and time.time() < end:
-        if select.select([fd], [], [], 0.2)[0]:
-            try:
-                d = os.read(fd, 1024)
-            except OSError:
-                return
-            if not d:
-                return
-            buf += d
-pump(b"READY", 10)
+import os, signal, sys, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ptylib import start, pump
+pid, fd = start(sys.argv[1:])
+buf = pump(fd, b"", b"READY", 10)
 os.write(fd, b"\x1a")
 stopped = False
 end = time.time() + 5
@@ -119,7 +108,7 @@ while time.time() < end and not stopped:
 os.kill(pid, signal.SIGCONT)
 time.sleep(0.5)
 os.write(fd, b"\x03")
-pump(b"\xff", 10)
+buf = pump(fd, buf, b"\xff", 10)
 st = os.waitpid(pid, 0)[1]
 print("stopped" if stopped else "not-stopped",
       "got-int" if b"GOT-INT" in buf else "no-int", os.waitstatus_to_exitcode(st))
@@ -510,11 +499,10 @@ for_each_mode test_netns
 # The command stops itself where the sandbox has the terminal: nsrun used to follow the
 # stop and, stopped, served no deadline. With --timeout it never stops: exit 124 in time.
 cat >"$TMP/ptywait.py" <<'PY'
-import os, pty, signal, sys, time
-pid, fd = pty.fork()
-if pid == 0:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    os.execvp(sys.argv[1], sys.argv[1:])
+import os, signal, sys, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ptylib import start
+pid, fd = start(sys.argv[1:])
 end = time.time() + 15
 while time.time() < end:
     try:
