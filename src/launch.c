@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -127,19 +128,12 @@ static int confine(const struct setup_ctx *ctx, struct nsrun_error *err)
 	return r;
 }
 
-_noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask,
-			       int ready_fd)
+_noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask)
 {
 	const struct plan *plan = ctx->plan;
 	struct nsrun_error err = { 0 };
 	sigset_t chld;
 
-	/* Wait until pid 1 has finished its own fallible setup (EOF: it failed). */
-	if (ready_fd >= 0) {
-		if (read_byte(ready_fd) < 0)
-			_exit(1);
-		close(ready_fd);
-	}
 	if (!plan->proc.as_pid_1 && plan->sync.sync_fd >= 0 && ctx->error_fd >= 0)
 		close(plan->sync.sync_fd);
 	if (ctx->status_fd >= 0)
@@ -164,6 +158,85 @@ _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const s
 	execvp(plan->proc.argv[0], payload_argv(plan));
 	error_set(&err, errno, "execvp %s", plan->proc.argv[0]);
 	launch_fail(ctx, &err);
+}
+
+/* ---- pid 1's payload ---- */
+
+_noreturn_ static int spawned_main(void *arg)
+{
+	const struct launch_child *c = arg;
+
+	/* Closing first drops this copy of the ready pipe's write end, so that pid 1's
+	 * death reads as EOF. Until the read returns nothing here writes memory pid 1
+	 * could see (see launch_spawn): close and read only set errno when they fail.
+	 * EOF: pid 1's own setup failed or pid 1 died, and the command must not run. */
+	for (size_t i = 0; i < c->n_close; i++)
+		close(c->close_fds[i]);
+	if (read_byte(c->ready_fd) < 0)
+		_exit(1);
+	close(c->ready_fd);
+	launch_payload(&c->ctx, c->envp, c->mask);
+}
+
+#ifdef NSRUN_ASAN
+/* AddressSanitizer keeps one record of the stack per thread, and a second task on
+ * another stack in the same memory breaks it: sanitizer builds copy, as fork does. */
+pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		spawned_main((void *)c);
+	return pid < 0 ? error_set(err, errno, "Can't fork for pid 1") : pid;
+}
+#else
+/* The child's stack: as large as a main thread's, taken from memory only as it is
+ * touched, with an inaccessible page below it. */
+static void *spawn_stack(size_t size)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, size + page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mprotect(p, page, PROT_NONE) < 0) {
+		munmap(p, size + page);
+		return NULL;
+	}
+	return p + page + size;
+}
+
+/* The payload shares pid 1's memory until it execs: copying pid 1's page tables and
+ * pages for a process that execs at once was a tenth of nsrun's start-up. It is safe
+ * because the two never run at the same time. Until launch_release() the child only
+ * waits in read(); after it, pid 1 only waits in read() until the exec (or the
+ * child's death) closes the exec pipe. Without CLONE_FILES and CLONE_SIGHAND the
+ * descriptors and signal handlers are the child's own, as after fork. */
+pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err)
+{
+	static const size_t size = 8u << 20;
+	void *top = spawn_stack(size);
+	pid_t pid;
+
+	if (!top)
+		return error_set(err, errno, "Can't allocate a stack for pid 1's child");
+	pid = clone(spawned_main, top, CLONE_VM | SIGCHLD, (void *)c);
+	return pid < 0 ? error_set(err, errno, "Can't fork for pid 1") : pid;
+}
+#endif
+
+void launch_release(int ready_fd, int exec_fd)
+{
+	char c;
+
+	/* Between the write and the read nothing is written, not even errno: the child
+	 * runs from the write on. On this valid pipe read can only fail with EINTR. */
+	if (write(ready_fd, "1", 1) == 1)
+		while (read(exec_fd, &c, 1) != 0)
+			;
+	close(ready_fd);
+	close(exec_fd);
 }
 
 /* ---- --landlock-only: the same launcher, in place ---- */
@@ -252,5 +325,5 @@ _noreturn_ void launch_in_place(struct setup_ctx *ctx)
 	if (plan->proc.new_session && new_session(ctx, &err) < 0)
 		launch_fail(ctx, &err);
 	/* execvp searches the plan's PATH, as in a sandbox. */
-	launch_payload(ctx, plan->proc.envp, &mask, -1);
+	launch_payload(ctx, plan->proc.envp, &mask);
 }

@@ -21,10 +21,28 @@ _noreturn_ void launch_fail(const struct setup_ctx *ctx, struct nsrun_error *err
  * Call after the last credential change, which clears the signal. */
 void launch_track_parent(const struct setup_ctx *ctx);
 
-/* Waits on ready_fd (pid 1's go-ahead, -1: none), restores the caller's signal mask,
- * then tracks the parent, confines (ambient caps, Landlock, seccomp) and execs. */
-_noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask,
-			       int ready_fd);
+/* Restores the caller's signal mask, then tracks the parent, confines (ambient caps,
+ * Landlock, seccomp) and execs. */
+_noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask);
+
+/* pid 1's payload, before it exists. */
+struct launch_child {
+	struct setup_ctx ctx; /* the payload's own */
+	char **envp;
+	const sigset_t *mask;
+	int ready_fd;	       /* read end: launch_release(), or EOF when pid 1 failed */
+	const int *close_fds; /* pid 1's descriptors the payload must not keep */
+	size_t n_close;
+};
+
+/* Starts c as pid 1's child: it waits for launch_release(), then runs launch_payload.
+ * c must stay valid and unchanged until then. The child may share this process's
+ * memory until it execs: from fork to release it only waits. Returns its pid or -errno. */
+pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err);
+
+/* Lets the child go, then waits until it has exec'd or died (the CLOEXEC exec_fd's
+ * EOF): only then may this process write memory again. Closes both. */
+void launch_release(int ready_fd, int exec_fd);
 
 /* --landlock-only: no sandbox process, no new root; the same steps in this process.
  * ctx comes from the same preparation as a sandbox's (error_fd -1). */

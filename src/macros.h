@@ -16,6 +16,15 @@
 /* A statement: both gcc and clang check -Wimplicit-fallthrough against it. */
 #define _fallthrough_ __attribute__((fallthrough))
 
+/* AddressSanitizer, under gcc or clang. */
+#if defined(__SANITIZE_ADDRESS__)
+#define NSRUN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NSRUN_ASAN 1
+#endif
+#endif
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static inline void freep(void *p)

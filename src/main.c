@@ -20,13 +20,6 @@
 #include "sandbox.h"
 #include "util.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NSRUN_ASAN 1
-#endif
-#elif defined(__SANITIZE_ADDRESS__)
-#define NSRUN_ASAN 1
-#endif
 #ifdef NSRUN_ASAN
 #include <sanitizer/lsan_interface.h>
 #endif

@@ -247,7 +247,7 @@ static bool pid1_is_ns_init(const struct setup_ctx *ctx)
 /* pid 1: everything that can fail happens before the payload is released through
  * ready_fd, so a failure here still means the command never ran. */
 _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int ready_fd,
-				int *locks, size_t n_locks)
+				int exec_fd, int *locks, size_t n_locks)
 {
 	const struct plan *plan = ctx->plan;
 	struct nsrun_error err = { 0 };
@@ -276,7 +276,7 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int 
 		kill(payload, SIGKILL);
 		_exit(1);
 	}
-	(void)write_all(ready_fd, "1", 1);
+	launch_release(ready_fd, exec_fd);
 	keep[n_keep++] = ctx->status_fd;
 	if (plan->sync.sync_fd >= 0)
 		keep[n_keep++] = plan->sync.sync_fd;
@@ -372,12 +372,13 @@ void setup_child(const struct setup_ctx *ctx)
 	const struct plan *plan = ctx->plan;
 	struct nsrun_error err = { 0 };
 	_cleanup_strv_free_ char **envp = NULL;
-	_cleanup_free_ int *locks = NULL;
+	_cleanup_free_ int *fds = NULL; /* the payload closes them: pid 1's pipe ends, locks */
+	struct launch_child child;
 	const char *cwd;
-	size_t n_locks = 0;
-	int ready[2] = { -1, -1 };
+	size_t n_fds, n_locks = 0;
+	int ready[2] = { -1, -1 }, execd[2] = { -1, -1 };
 	sigset_t set, mask;
-	pid_t pid, reaper;
+	pid_t pid;
 
 	sigprocmask(SIG_SETMASK, NULL, &mask);
 	if (prepare(ctx, &err) < 0)
@@ -397,36 +398,35 @@ void setup_child(const struct setup_ctx *ctx)
 	if (plan->proc.exec_label && set_exec_label(ctx, &err) < 0)
 		launch_fail(ctx, &err);
 	if (!needs_reaper(ctx))
-		launch_payload(ctx, envp, &mask, -1);
+		launch_payload(ctx, envp, &mask);
 
-	locks = xcalloc(strv_length(plan->sync.lock_files) + 1, sizeof(int));
-	if (take_locks(plan, locks, &n_locks, &err) < 0)
+	n_fds = strv_length(plan->sync.lock_files) + 2;
+	fds = xcalloc(n_fds, sizeof(int));
+	if (take_locks(plan, fds + 2, &n_locks, &err) < 0)
 		launch_fail(ctx, &err);
-	if (pipe2(ready, O_CLOEXEC) < 0) {
+	if (pipe2(ready, O_CLOEXEC) < 0 || pipe2(execd, O_CLOEXEC) < 0) {
 		error_set(&err, errno, "pipe");
 		launch_fail(ctx, &err);
 	}
 	/* No signal may be lost between the fork and pid 1's first wait. */
 	reaper_signal_set(&set);
 	sigprocmask(SIG_BLOCK, &set, &mask);
-	/* Taken before the fork: a getppid() in the child could already see a new parent. */
-	reaper = getpid();
-	pid = fork();
-	if (pid < 0) {
-		error_set(&err, errno, "Can't fork for pid 1");
+	/* The payload's parent is pid 1, visible from here: getppid() is exact. Taken
+	 * before the fork: a getppid() in the child could already see a new parent. */
+	child.ctx = *ctx;
+	child.ctx.parent_life_fd = -1;
+	child.ctx.expected_ppid = getpid();
+	child.envp = envp;
+	child.mask = &mask;
+	child.ready_fd = ready[0];
+	fds[0] = ready[1];
+	fds[1] = execd[0];
+	child.close_fds = fds;
+	child.n_close = n_locks + 2;
+	pid = launch_spawn(&child, &err);
+	if (pid < 0)
 		launch_fail(ctx, &err);
-	}
-	if (pid == 0) {
-		/* The payload's parent is pid 1, visible from here: getppid() is exact. */
-		struct setup_ctx payload_ctx = *ctx;
-
-		payload_ctx.parent_life_fd = -1;
-		payload_ctx.expected_ppid = reaper;
-		close(ready[1]);
-		for (size_t i = 0; i < n_locks; i++)
-			close(locks[i]);
-		launch_payload(&payload_ctx, envp, &mask, ready[0]);
-	}
 	close(ready[0]);
-	run_pid1(ctx, pid, ready[1], locks, n_locks);
+	close(execd[1]);
+	run_pid1(ctx, pid, ready[1], execd[0], fds + 2, n_locks);
 }
