@@ -82,6 +82,22 @@ static void force_fallbacks(const struct plan *plan)
 		path_force_fallback();
 }
 
+/* Since the clone this process shares every page with pid 1 until one of them writes
+ * it, and then the write faults to make a copy. Freeing the plan and the exit handlers
+ * (stdio, ld.so, libraries) would write a dozen pages while the caller waits for the
+ * status: return it at once. Sanitizer and coverage builds need the exit handlers. */
+_noreturn_ static void exit_after_run(struct plan *plan, int status)
+{
+#if defined(NSRUN_ASAN) || defined(NSRUN_COVERAGE)
+	plan_free(plan);
+	exit(status);
+#else
+	(void)plan;
+	fflush(stdout);
+	_exit(status);
+#endif
+}
+
 static int run_doctor(bool json)
 {
 	struct doctor_report *report = xcalloc(1, sizeof(*report));
@@ -168,6 +184,5 @@ int main(int argc, char **argv)
 		doctor_explain(&err);
 		error_die(&err);
 	}
-	plan_free(&plan);
-	return r;
+	exit_after_run(&plan, r);
 }
