@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * caps.h: the only libcap user. Capability names for --cap-add/--cap-drop,
- * and the final capability sets of the payload.
+ * caps.h: the only libcap user (loaded on demand). Capability names for
+ * --cap-add/--cap-drop, and the final capability sets of the payload.
  */
 #pragma once
 
@@ -12,8 +12,8 @@
 #include "plan.h"
 
 /* Parses a capability name as libcap spells it ("CAP_SYS_ADMIN", case-insensitive)
- * or "ALL" (returns CAP_OP_ALL). Pure.
- * Returns the capability number or -EINVAL. */
+ * or "ALL" (returns CAP_OP_ALL). Pure but for loading libcap the first time.
+ * Returns the capability number, -EINVAL, or -ELIBACC when libcap cannot be loaded. */
 int caps_parse_name(const char *name);
 
 /* The capabilities the payload keeps: start from base (the caller's effective set when

@@ -254,6 +254,17 @@ static inline int sys_pivot_root(const char *new_root, const char *put_old)
 	return (int)syscall(SYS_pivot_root, new_root, put_old);
 }
 
+/* glibc's capget/capset are declared only by libcap's header. */
+static inline int sys_capget(void *header, void *data)
+{
+	return (int)syscall(SYS_capget, header, data);
+}
+
+static inline int sys_capset(void *header, const void *data)
+{
+	return (int)syscall(SYS_capset, header, data);
+}
+
 /* Fork-like clone: returns 0 in the child, the pid in the parent. */
 static inline pid_t sys_clone_fork(unsigned long flags)
 {
