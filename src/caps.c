@@ -78,22 +78,32 @@ uint64_t caps_requested(const struct caps_config *cfg, uint64_t base)
 	return caps;
 }
 
+/* Whether the running kernel knows cap: 1, 0 (EINVAL), -1 (no answer). */
+static int cap_known(int cap)
+{
+	if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0)
+		return 1;
+	return errno == EINVAL ? 0 : -1;
+}
+
 /* Number of capabilities the running kernel knows (cap_last_cap + 1), which may be more
- * or fewer than these headers know: the bounding set answers for every one it has. */
+ * or fewer than these headers know: the bounding set answers for every one it has.
+ * Without an answer (a filter refusing the prctl) assume the headers' count: too
+ * many is harmless (the kernel ignores unknown bits, drops of them are ignored), too
+ * few would leave capabilities in the bounding set. */
 static int caps_count(void)
 {
 	static int n;
-	int last = CAP_LAST_CAP;
+	int last = CAP_LAST_CAP, k;
 
 	if (n)
 		return n;
-	if (prctl(PR_CAPBSET_READ, last, 0, 0, 0) < 0)
-		while (last > 0 && prctl(PR_CAPBSET_READ, last, 0, 0, 0) < 0)
-			last--;
-	else
-		while (last < 63 && prctl(PR_CAPBSET_READ, last + 1, 0, 0, 0) >= 0)
-			last++;
-	n = last + 1;
+	k = cap_known(last);
+	while (k == 0 && last > 0)
+		k = cap_known(--last);
+	while (k == 1 && last < 63 && (k = cap_known(last + 1)) == 1)
+		last++;
+	n = k < 0 ? CAP_LAST_CAP + 1 : last + 1;
 	return n;
 }
 

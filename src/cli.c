@@ -335,7 +335,8 @@ static int add_cap_op(struct cli_state *st, const char *name, bool add, struct n
 	int cap = caps_parse_name(name);
 
 	if (cap == -ELIBACC)
-		return error_set(err, ELIBACC, "loading libcap to read the capability name %s", name);
+		return error_set(err, ELIBACC, "loading libcap to read the capability name %s",
+				 name);
 	if (cap < 0 && cap != CAP_OP_ALL)
 		return error_set(err, 0, "unknown cap: %s", name);
 	op = xappend(&c->ops, &c->n_ops, sizeof(*op));

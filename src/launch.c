@@ -178,10 +178,7 @@ _noreturn_ static int spawned_main(void *arg)
 	launch_payload(&c->ctx, c->envp, c->mask);
 }
 
-#ifdef NSRUN_ASAN
-/* AddressSanitizer keeps one record of the stack per thread, and a second task on
- * another stack in the same memory breaks it: sanitizer builds copy, as fork does. */
-pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err)
+static pid_t spawn_fork(const struct launch_child *c, struct nsrun_error *err)
 {
 	pid_t pid = fork();
 
@@ -189,22 +186,33 @@ pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err)
 		spawned_main((void *)c);
 	return pid < 0 ? error_set(err, errno, "Can't fork for pid 1") : pid;
 }
+
+#ifdef NSRUN_SANITIZE
+/* Sanitizers keep one record of the stack per thread, and a second task on another
+ * stack in the same memory breaks it: sanitizer builds copy, as fork does. */
+pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err)
+{
+	return spawn_fork(c, err);
+}
 #else
-/* The child's stack: as large as a main thread's, taken from memory only as it is
- * touched, with an inaccessible page below it. */
-static void *spawn_stack(size_t size)
+/* The child's stack, with an inaccessible page below it. 256 KiB: the child runs
+ * nsrun's launcher and execvp, whose largest frame (the argument vector of its
+ * script fallback) is bounded by PLAN_MAX_ARGS. It stays mapped in pid 1. */
+#define SPAWN_STACK_SIZE (256u << 10)
+
+static void *spawn_stack(void)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, size + page, PROT_READ | PROT_WRITE,
+	char *p = mmap(NULL, SPAWN_STACK_SIZE + page, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
 
 	if (p == MAP_FAILED)
 		return NULL;
 	if (mprotect(p, page, PROT_NONE) < 0) {
-		munmap(p, size + page);
+		munmap(p, SPAWN_STACK_SIZE + page);
 		return NULL;
 	}
-	return p + page + size;
+	return p + page + SPAWN_STACK_SIZE;
 }
 
 /* The payload shares pid 1's memory until it execs: copying pid 1's page tables and
@@ -212,31 +220,37 @@ static void *spawn_stack(size_t size)
  * because the two never run at the same time. Until launch_release() the child only
  * waits in read(); after it, pid 1 only waits in read() until the exec (or the
  * child's death) closes the exec pipe. Without CLONE_FILES and CLONE_SIGHAND the
- * descriptors and signal handlers are the child's own, as after fork. */
+ * descriptors and signal handlers are the child's own, as after fork. Where there
+ * is no memory for the stack, or clone refuses CLONE_VM alone (qemu-user), fork. */
 pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err)
 {
-	static const size_t size = 8u << 20;
-	void *top = spawn_stack(size);
+	void *top = spawn_stack();
 	pid_t pid;
 
 	if (!top)
-		return error_set(err, errno, "Can't allocate a stack for pid 1's child");
+		return spawn_fork(c, err);
 	pid = clone(spawned_main, top, CLONE_VM | SIGCHLD, (void *)c);
+	if (pid < 0 && (errno == EINVAL || errno == ENOSYS))
+		return spawn_fork(c, err);
 	return pid < 0 ? error_set(err, errno, "Can't fork for pid 1") : pid;
 }
 #endif
 
-void launch_release(int ready_fd, int exec_fd)
+int launch_release(int ready_fd, int exec_fd)
 {
+	bool released = write(ready_fd, "1", 1) == 1;
+	ssize_t n = 0;
 	char c;
 
-	/* Between the write and the read nothing is written, not even errno: the child
-	 * runs from the write on. On this valid pipe read can only fail with EINTR. */
-	if (write(ready_fd, "1", 1) == 1)
-		while (read(exec_fd, &c, 1) != 0)
-			;
+	/* From the write on the child runs: until the read returns nothing here writes
+	 * memory, not even errno (close and read set it only when they fail). pid 1 has
+	 * no signal handler, so the read is restarted, never interrupted. A child that
+	 * was not released reads EOF once the write end is closed, and exits. */
 	close(ready_fd);
+	while ((n = read(exec_fd, &c, 1)) > 0)
+		;
 	close(exec_fd);
+	return released && n < 0 ? -1 : 0;
 }
 
 /* ---- --landlock-only: the same launcher, in place ---- */

@@ -30,7 +30,7 @@ struct launch_child {
 	struct setup_ctx ctx; /* the payload's own */
 	char **envp;
 	const sigset_t *mask;
-	int ready_fd;	       /* read end: launch_release(), or EOF when pid 1 failed */
+	int ready_fd;	      /* read end: launch_release(), or EOF when pid 1 failed */
 	const int *close_fds; /* pid 1's descriptors the payload must not keep */
 	size_t n_close;
 };
@@ -41,8 +41,10 @@ struct launch_child {
 pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err);
 
 /* Lets the child go, then waits until it has exec'd or died (the CLOEXEC exec_fd's
- * EOF): only then may this process write memory again. Closes both. */
-void launch_release(int ready_fd, int exec_fd);
+ * EOF): only then may this process write memory again. Closes both. Returns -1 when
+ * read(2) failed (a caller's seccomp program refusing it): the child may still be
+ * running, and the caller must kill it before writing any memory. */
+int launch_release(int ready_fd, int exec_fd);
 
 /* --landlock-only: no sandbox process, no new root; the same steps in this process.
  * ctx comes from the same preparation as a sandbox's (error_fd -1). */

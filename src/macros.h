@@ -24,6 +24,10 @@
 #define NSRUN_ASAN 1
 #endif
 #endif
+/* Any sanitizer (configure sets it for --enable-sanitizers=...; ASan is seen here too). */
+#if defined(NSRUN_ASAN) && !defined(NSRUN_SANITIZE)
+#define NSRUN_SANITIZE 1
+#endif
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,7 @@ static void force_fallbacks(const struct plan *plan)
  * status: return it at once. Sanitizer and coverage builds need the exit handlers. */
 _noreturn_ static void exit_after_run(struct plan *plan, int status)
 {
-#if defined(NSRUN_ASAN) || defined(NSRUN_COVERAGE)
+#if defined(NSRUN_SANITIZE) || defined(NSRUN_COVERAGE)
 	plan_free(plan);
 	exit(status);
 #else
@@ -154,6 +155,9 @@ int main(int argc, char **argv)
 	int r;
 
 	log_set_program(argv[0]);
+	/* An ignored SIGCHLD survives exec and would make the kernel reap nsrun's children
+	 * before it can wait for them (a hang, or a lost exit status). */
+	signal(SIGCHLD, SIG_DFL);
 	if (refuse_setuid(&err) < 0)
 		error_die(&err);
 

@@ -276,7 +276,16 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int 
 		kill(payload, SIGKILL);
 		_exit(1);
 	}
-	launch_release(ready_fd, exec_fd);
+	if (launch_release(ready_fd, exec_fd) < 0) {
+		/* Not run beside a child that may share this memory: end it first. */
+		kill(payload, SIGKILL);
+		(void)waitpid(payload, NULL, 0);
+		error_set(&err, EPERM,
+			  "pid 1 cannot wait for the command to start: a --seccomp "
+			  "program must allow read(2)");
+		(void)write_all(ctx->error_fd, &err, sizeof(err));
+		_exit(1);
+	}
 	keep[n_keep++] = ctx->status_fd;
 	if (plan->sync.sync_fd >= 0)
 		keep[n_keep++] = plan->sync.sync_fd;

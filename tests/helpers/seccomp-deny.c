@@ -21,10 +21,18 @@ static const struct {
 	const char *name;
 	long nr;
 } table[] = {
-	{ "getpriority", SYS_getpriority }, { "umask", SYS_umask },	{ "sync", SYS_sync },
-	{ "uname", SYS_uname },		    { "getcwd", SYS_getcwd },	{ "mkdir", SYS_mkdir },
-	{ "mkdirat", SYS_mkdirat },	    { "unshare", SYS_unshare }, { "setns", SYS_setns },
-	{ "mount", SYS_mount },		    { "personality", SYS_personality },
+	{ "getpriority", SYS_getpriority },
+	{ "umask", SYS_umask },
+	{ "sync", SYS_sync },
+	{ "uname", SYS_uname },
+	{ "getcwd", SYS_getcwd },
+	{ "mkdir", SYS_mkdir },
+	{ "mkdirat", SYS_mkdirat },
+	{ "unshare", SYS_unshare },
+	{ "setns", SYS_setns },
+	{ "mount", SYS_mount },
+	{ "personality", SYS_personality },
+	{ "read", SYS_read },
 };
 
 static long lookup(const char *name)
@@ -52,8 +60,8 @@ int main(int argc, char **argv)
 	/* Other architectures (x32, i386 via int 0x80) are simply allowed: tests only. */
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						 offsetof(struct seccomp_data, arch));
-	prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64,
-						 1, 0);
+	prog[n++] =
+		(struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 #endif
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
@@ -65,10 +73,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: unknown syscall %s\n", argv[0], argv[i]);
 			return 2;
 		}
-		prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-							 (unsigned)nr, 0, 1);
-		prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-							 SECCOMP_RET_ERRNO | EPERM);
+		prog[n++] =
+			(struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1);
+		prog[n++] =
+			(struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
 	}
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	if (fwrite(prog, sizeof(prog[0]), n, stdout) != n || fflush(stdout) != 0)

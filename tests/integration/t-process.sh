@@ -202,4 +202,22 @@ test_privs() {
 }
 for_each_mode test_privs
 
+# A caller that ignores SIGCHLD: the disposition survives exec, and the kernel would
+# reap nsrun's children before it waits for them. bwrap gives the status, and the
+# command sees SIGCHLD not ignored.
+test_sigchld_ignored() {
+	local out rc
+	out=$(as_user timeout 30 env --ignore-signal=CHLD "$BIN/nsrun" --ro-bind / / --unshare-pid -- \
+		sh -c 'grep SigIgn /proc/self/status; exit 3' 2>&1)
+	rc=$?
+	check_eq "SIGCHLD ignored by the caller, pid namespace: the status passes" 3 "$rc"
+	local ign
+	ign=$(printf '%s\n' "$out" | awk '/^SigIgn:/ { print $2 }')
+	check_eq "SIGCHLD ignored by the caller: not ignored in the command" 0 \
+		"$(((0x${ign:-10000} >> 16) & 1))"
+	as_user timeout 30 env --ignore-signal=CHLD "$BIN/nsrun" --ro-bind / / -- sh -c 'exit 3'
+	check_eq "SIGCHLD ignored by the caller, no pid namespace: the status passes" 3 "$?"
+}
+for_each_mode test_sigchld_ignored
+
 done_testing

@@ -74,4 +74,23 @@ test_errors() {
 }
 for_each_mode test_errors
 
+# pid 1 waits in read(2) for the command's exec (it shares pid 1's memory until then):
+# a program refusing read must stop the run with an error, not hang it or let the
+# command run beside pid 1.
+"$DENY" read >"$TMP/deny-read.bpf" || skip_all "seccomp-deny read failed"
+test_deny_read() {
+	local w="$TMP/rd-$MODE" out rc
+	mkdir -p "$w"
+	[ "$MODE" = unpriv ] && chown $UNPRIV_UID "$w"
+	rm -f "$w/marker"
+	out=$(as_user timeout 30 "$BIN/nsrun" --ro-bind / / --bind "$w" "$w" --unshare-pid --seccomp 3 \
+		"$PROBE" write "$w/marker" 3<"$TMP/deny-read.bpf" 2>&1)
+	rc=$?
+	check_eq "--seccomp refusing read: exit 1, no hang" 1 "$rc"
+	check_match "--seccomp refusing read: message" \
+		'pid 1 cannot wait for the command to start: a --seccomp program must allow read' "$out"
+	check "--seccomp refusing read: command not run" test ! -e "$w/marker"
+}
+for_each_mode test_deny_read
+
 done_testing
