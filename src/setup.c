@@ -376,18 +376,56 @@ static int prepare(const struct setup_ctx *ctx, struct nsrun_error *err)
 	return r;
 }
 
+/* pid 1 with the payload as its child: locks, the release and exec pipes, the child. The
+ * child may share this frame's memory until it execs (launch_spawn): it never returns. */
+_noreturn_ static void start_under_pid1(const struct setup_ctx *ctx, char **envp, sigset_t *mask)
+{
+	const struct plan *plan = ctx->plan;
+	struct nsrun_error err = { 0 };
+	int *fds; /* the payload closes them: pid 1's pipe ends, then the locks */
+	struct launch_child child;
+	size_t n_locks = 0;
+	int ready[2] = { -1, -1 }, execd[2] = { -1, -1 };
+	sigset_t set;
+	pid_t pid;
+
+	fds = xcalloc(strv_length(plan->sync.lock_files) + 2, sizeof(int));
+	if (take_locks(plan, fds + 2, &n_locks, &err) < 0)
+		launch_fail(ctx, &err);
+	if (pipe2(ready, O_CLOEXEC) < 0 || pipe2(execd, O_CLOEXEC) < 0) {
+		error_set(&err, errno, "pipe");
+		launch_fail(ctx, &err);
+	}
+	/* No signal may be lost between the fork and pid 1's first wait. */
+	reaper_signal_set(&set);
+	sigprocmask(SIG_BLOCK, &set, mask);
+	/* The payload's parent is pid 1, visible from here: getppid() is exact. Taken
+	 * before the fork: a getppid() in the child could already see a new parent. */
+	child.ctx = *ctx;
+	child.ctx.parent_life_fd = -1;
+	child.ctx.expected_ppid = getpid();
+	child.envp = envp;
+	child.mask = mask;
+	child.ready_fd = ready[0];
+	fds[0] = ready[1];
+	fds[1] = execd[0];
+	child.close_fds = fds;
+	child.n_close = n_locks + 2;
+	pid = launch_spawn(&child, &err);
+	if (pid < 0)
+		launch_fail(ctx, &err);
+	close(ready[0]);
+	close(execd[1]);
+	run_pid1(ctx, pid, ready[1], execd[0], fds + 2, n_locks);
+}
+
 void setup_child(const struct setup_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
 	struct nsrun_error err = { 0 };
 	_cleanup_strv_free_ char **envp = NULL;
-	_cleanup_free_ int *fds = NULL; /* the payload closes them: pid 1's pipe ends, locks */
-	struct launch_child child;
 	const char *cwd;
-	size_t n_fds, n_locks = 0;
-	int ready[2] = { -1, -1 }, execd[2] = { -1, -1 };
-	sigset_t set, mask;
-	pid_t pid;
+	sigset_t mask;
 
 	sigprocmask(SIG_SETMASK, NULL, &mask);
 	if (prepare(ctx, &err) < 0)
@@ -408,34 +446,5 @@ void setup_child(const struct setup_ctx *ctx)
 		launch_fail(ctx, &err);
 	if (!needs_reaper(ctx))
 		launch_payload(ctx, envp, &mask);
-
-	n_fds = strv_length(plan->sync.lock_files) + 2;
-	fds = xcalloc(n_fds, sizeof(int));
-	if (take_locks(plan, fds + 2, &n_locks, &err) < 0)
-		launch_fail(ctx, &err);
-	if (pipe2(ready, O_CLOEXEC) < 0 || pipe2(execd, O_CLOEXEC) < 0) {
-		error_set(&err, errno, "pipe");
-		launch_fail(ctx, &err);
-	}
-	/* No signal may be lost between the fork and pid 1's first wait. */
-	reaper_signal_set(&set);
-	sigprocmask(SIG_BLOCK, &set, &mask);
-	/* The payload's parent is pid 1, visible from here: getppid() is exact. Taken
-	 * before the fork: a getppid() in the child could already see a new parent. */
-	child.ctx = *ctx;
-	child.ctx.parent_life_fd = -1;
-	child.ctx.expected_ppid = getpid();
-	child.envp = envp;
-	child.mask = &mask;
-	child.ready_fd = ready[0];
-	fds[0] = ready[1];
-	fds[1] = execd[0];
-	child.close_fds = fds;
-	child.n_close = n_locks + 2;
-	pid = launch_spawn(&child, &err);
-	if (pid < 0)
-		launch_fail(ctx, &err);
-	close(ready[0]);
-	close(execd[1]);
-	run_pid1(ctx, pid, ready[1], execd[0], fds + 2, n_locks);
+	start_under_pid1(ctx, envp, &mask);
 }
