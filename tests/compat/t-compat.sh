@@ -72,6 +72,9 @@ run_one() {
 	shift
 	reset_work
 	[ -e "$HOLD_NS/user" ] || HOLD_NS=/proc/self/ns
+	# Emptied first: a redirection that fails must not leave the last case's output.
+	: >"$TMP/stdout"
+	: >"$TMP/stderr"
 	(cd "$W" && as_user "${WRAP[@]}" "$tool" "$@" 3<"$IN/data" 4<"$IN/args" 5<"$IN/sc1" 6<"$IN/sc2" \
 		7<"$IN/byte" 8<"$IN/dir" 9>"$W/info" 10<"$HOLD_NS/user" 11<"$HOLD_NS/pid" \
 		12<"$IN/empty" >"$TMP/stdout" 2>"$TMP/stderr" </dev/null)
@@ -259,6 +262,10 @@ hold_ns() {
 	HOLD_NS=/proc/$pid/ns
 }
 hold_stop() {
+	# The held sandbox's pid 1 dies after its monitor, and lingers as a zombie until
+	# it is reaped: a later run_one could find its /proc entry, then fail to open it
+	# in the redirection, which runs nothing and leaves the previous case's output.
+	HOLD_NS=/proc/self/ns
 	[ -n "${HOLD_BG:-}" ] || return 0
 	kill "$HOLD_BG" 2>/dev/null
 	wait "$HOLD_BG" 2>/dev/null
