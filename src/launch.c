@@ -238,19 +238,27 @@ pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err)
 
 int launch_release(int ready_fd, int exec_fd)
 {
-	bool released = write(ready_fd, "1", 1) == 1;
-	ssize_t n = 0;
+	ssize_t n;
 	char c;
 
+	/* pid 1 may be under the caller's seccomp program by now, which may refuse the read
+	 * the wait below needs: find out while the child still waits (reading zero bytes
+	 * returns at once). Closing the ready pipe then lets the child read EOF and exit. */
+	if (read(exec_fd, &c, 0) < 0) {
+		close(ready_fd);
+		close(exec_fd);
+		return -1;
+	}
 	/* From the write on the child runs: until the read returns nothing here writes
 	 * memory, not even errno (close and read set it only when they fail). pid 1 has
 	 * no signal handler, so the read is restarted, never interrupted. A child that
 	 * was not released reads EOF once the write end is closed, and exits. */
+	(void)!write(ready_fd, "1", 1);
 	close(ready_fd);
 	while ((n = read(exec_fd, &c, 1)) > 0)
 		;
 	close(exec_fd);
-	return released && n < 0 ? -1 : 0;
+	return n < 0 ? -2 : 0;
 }
 
 /* ---- --landlock-only: the same launcher, in place ---- */

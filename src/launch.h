@@ -42,8 +42,9 @@ pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err);
 
 /* Lets the child go, then waits until it has exec'd or died (the CLOEXEC exec_fd's
  * EOF): only then may this process write memory again. Closes both. Returns -1 when
- * read(2) failed (a caller's seccomp program refusing it): the child may still be
- * running, and the caller must kill it before writing any memory. */
+ * read(2) is refused (a caller's seccomp program) before the child was let go: it
+ * exits without running the command. Returns -2 when a read fails after that: the
+ * child may still be running, and the caller must kill it before writing memory. */
 int launch_release(int ready_fd, int exec_fd);
 
 /* --landlock-only: no sandbox process, no new root; the same steps in this process.

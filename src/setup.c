@@ -277,7 +277,8 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int 
 		_exit(1);
 	}
 	if (launch_release(ready_fd, exec_fd) < 0) {
-		/* Not run beside a child that may share this memory: end it first. */
+		/* Not run beside a child that may share this memory: end it first (-1: it
+		 * was never let go and exits by itself). */
 		kill(payload, SIGKILL);
 		(void)waitpid(payload, NULL, 0);
 		error_set(&err, EPERM,
