@@ -236,29 +236,33 @@ pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err)
 }
 #endif
 
-int launch_release(int ready_fd, int exec_fd)
+int launch_release(int ready_fd, int exec_fd, pid_t child)
 {
-	ssize_t n;
+	ssize_t probe, n = -1;
+	siginfo_t si;
 	char c;
 
 	/* pid 1 may be under the caller's seccomp program by now, which may refuse the read
 	 * the wait below needs: find out while the child still waits (reading zero bytes
-	 * returns at once). Closing the ready pipe then lets the child read EOF and exit. */
-	if (read(exec_fd, &c, 0) < 0) {
-		close(ready_fd);
-		close(exec_fd);
-		return -1;
-	}
+	 * returns at once). Without the write, closing the ready pipe lets it read EOF. */
+	probe = read(exec_fd, &c, 0);
+	if (probe == 0)
+		(void)!write(ready_fd, "1", 1);
+	close(ready_fd);
 	/* From the write on the child runs: until the read returns nothing here writes
 	 * memory, not even errno (close and read set it only when they fail). pid 1 has
-	 * no signal handler, so the read is restarted, never interrupted. A child that
-	 * was not released reads EOF once the write end is closed, and exits. */
-	(void)!write(ready_fd, "1", 1);
-	close(ready_fd);
-	while ((n = read(exec_fd, &c, 1)) > 0)
-		;
+	 * no signal handler, so the read is restarted, never interrupted. */
+	if (probe == 0)
+		while ((n = read(exec_fd, &c, 1)) > 0)
+			;
 	close(exec_fd);
-	return n < 0 ? -2 : 0;
+	if (n == 0)
+		return 0;
+	/* No wait: end the child, which may share this memory, before anything here writes
+	 * memory again. Not reaped, so that its pid stays the caller's to name. */
+	kill(child, SIGKILL);
+	(void)waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT);
+	return -1;
 }
 
 /* ---- --landlock-only: the same launcher, in place ---- */

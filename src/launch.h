@@ -41,11 +41,10 @@ struct launch_child {
 pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err);
 
 /* Lets the child go, then waits until it has exec'd or died (the CLOEXEC exec_fd's
- * EOF): only then may this process write memory again. Closes both. Returns -1 when
- * read(2) is refused (a caller's seccomp program) before the child was let go: it
- * exits without running the command. Returns -2 when a read fails after that: the
- * child may still be running, and the caller must kill it before writing memory. */
-int launch_release(int ready_fd, int exec_fd);
+ * EOF): only then may this process write memory again. Closes both. Returns 0, or -1
+ * when read(2) is refused (a caller's seccomp program): then the child, let go or
+ * not, has been killed and waited for (not reaped). */
+int launch_release(int ready_fd, int exec_fd, pid_t child);
 
 /* --landlock-only: no sandbox process, no new root; the same steps in this process.
  * ctx comes from the same preparation as a sandbox's (error_fd -1). */

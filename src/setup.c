@@ -271,20 +271,13 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int 
 		launch_track_parent(ctx);
 	if (r == 0)
 		r = seccomp_apply(&plan->seccomp, &err);
+	if (r == 0 && launch_release(ready_fd, exec_fd, payload) < 0)
+		r = error_set(&err, EPERM,
+			      "pid 1 cannot wait for the command to start: a --seccomp "
+			      "program must allow read(2)");
 	if (r < 0) {
 		(void)write_all(ctx->error_fd, &err, sizeof(err));
 		kill(payload, SIGKILL);
-		_exit(1);
-	}
-	if (launch_release(ready_fd, exec_fd) < 0) {
-		/* Not run beside a child that may share this memory: end it first (-1: it
-		 * was never let go and exits by itself). */
-		kill(payload, SIGKILL);
-		(void)waitpid(payload, NULL, 0);
-		error_set(&err, EPERM,
-			  "pid 1 cannot wait for the command to start: a --seccomp "
-			  "program must allow read(2)");
-		(void)write_all(ctx->error_fd, &err, sizeof(err));
 		_exit(1);
 	}
 	keep[n_keep++] = ctx->status_fd;
