@@ -399,8 +399,6 @@ static bool monitor_release(const struct setup_ctx *ctx)
 	       plan->sync.json_status_fd >= 0 || plan->sync.userns_block_fd >= 0;
 }
 
-/* Whether the monitor needs the command's pid: for the supervision options, and to
- * follow a stop (Ctrl-Z) of a command in the terminal's foreground. */
 /* The command's pid is needed to forward signals, by the deadline and the terminal's job
  * control, and for the status document; --rlimit or --netns alone need none of it. */
 static bool watches_command(const struct setup_ctx *ctx)

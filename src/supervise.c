@@ -164,9 +164,9 @@ static bool read_stat(int dfd, const char *name, struct proc_ent *e)
 	return true;
 }
 
-/* Signals e's process (dfd: /proc) only if it is still the one seen (same start time): the pidfd pins
- * it while the check runs, so a pid number recycled since is never signalled. Kernels
- * without pidfds (< 5.3) get kill(2). Returns 0 when signalled. */
+/* Signals e's process (dfd: /proc) only if it is still the one seen (same start time):
+ * the pidfd pins it while the check runs, so a pid number recycled since is never
+ * signalled. Kernels without pidfds (< 5.3) get kill(2). Returns 0 when signalled. */
 static int signal_same(int dfd, const struct proc_ent *e, int sig)
 {
 	_cleanup_close_ int pfd = sys_pidfd_open(e->pid, 0);
