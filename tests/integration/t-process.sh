@@ -217,6 +217,10 @@ test_sigchld_ignored() {
 		"$(((0x${ign:-10000} >> 16) & 1))"
 	as_user timeout 30 env --ignore-signal=CHLD "$BIN/nsrun" --ro-bind / / -- sh -c 'exit 3'
 	check_eq "SIGCHLD ignored by the caller, no pid namespace: the status passes" 3 "$?"
+	# --landlock-only --new-session from a group leader forks and waits (as setsid -w).
+	as_user timeout 30 env --ignore-signal=CHLD setsid -w "$BIN/nsrun" --landlock-only \
+		--landlock-rw /tmp --new-session -- sh -c 'exit 3'
+	check_eq "SIGCHLD ignored by the caller, --landlock-only --new-session: the status passes" 3 "$?"
 }
 for_each_mode test_sigchld_ignored
 
