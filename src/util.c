@@ -89,6 +89,46 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
+char *xconcat_(const char *first, ...)
+{
+	va_list ap;
+	size_t len = 0;
+	char *r, *p;
+
+	va_start(ap, first);
+	for (const char *s = first; s; s = va_arg(ap, const char *))
+		len += strlen(s);
+	va_end(ap);
+	p = r = xmalloc(len + 1);
+	va_start(ap, first);
+	for (const char *s = first; s; s = va_arg(ap, const char *))
+		p = stpcpy(p, s);
+	va_end(ap);
+	return r;
+}
+
+char *xjoin_n(const char *a, size_t la, const char *b)
+{
+	size_t lb = strlen(b);
+	char *r = xmalloc(la + lb + 2);
+
+	memcpy(r, a, la);
+	r[la] = '/';
+	memcpy(r + la + 1, b, lb + 1);
+	return r;
+}
+
+const char *num_str(char buf[static NUM_BUF_SIZE], unsigned long long v, unsigned base)
+{
+	char *p = buf + NUM_BUF_SIZE - 1;
+
+	*p = '\0';
+	do
+		*--p = "0123456789abcdef"[v % base];
+	while ((v /= base) > 0);
+	return p;
+}
+
 size_t strv_length(char *const *v)
 {
 	size_t n = 0;

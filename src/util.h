@@ -19,6 +19,15 @@ void *xrealloc(void *p, size_t n);
 void *xappend(void *array_ptr, size_t *n, size_t elem);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
+/* The strings up to the NULL, joined into a new string. The setup side (pid 1) builds
+ * its strings with these instead of printf: see HACKING, "Start-up costs". */
+char *xconcat_(const char *first, ...) __attribute__((sentinel));
+#define xconcat(...) xconcat_(__VA_ARGS__, (const char *)NULL)
+/* The first la bytes of a, '/', then b. */
+char *xjoin_n(const char *a, size_t la, const char *b);
+/* v's digits in base 8, 10 or 16, in buf; returns a pointer into buf. */
+#define NUM_BUF_SIZE 24
+const char *num_str(char buf[static NUM_BUF_SIZE], unsigned long long v, unsigned base);
 
 /* NULL-terminated string vectors. */
 size_t strv_length(char *const *v);

@@ -182,6 +182,28 @@ static void test_strings(void **state)
 	assert_null(xstrdup(NULL));
 }
 
+/* The printf-free builders of the setup side. */
+static void test_concat(void **state)
+{
+	_cleanup_free_ char *a = xconcat("/oldroot", "/usr"), *b = xconcat(""),
+			    *c = xconcat("a", "", "b", "=", "c"), *d = xjoin_n("/x/yz", 2, "n"),
+			    *e = xjoin_n("", 0, "top");
+	char buf[NUM_BUF_SIZE];
+
+	(void)state;
+	assert_string_equal(a, "/oldroot/usr");
+	assert_string_equal(b, "");
+	assert_string_equal(c, "ab=c");
+	assert_string_equal(d, "/x/n");
+	assert_string_equal(e, "/top");
+	assert_string_equal(num_str(buf, 0, 10), "0");
+	assert_string_equal(num_str(buf, 4294967294ull, 10), "4294967294");
+	assert_string_equal(num_str(buf, UINT64_MAX, 10), "18446744073709551615");
+	assert_string_equal(num_str(buf, 0755, 8), "755");
+	assert_string_equal(num_str(buf, UINT64_MAX, 8), "1777777777777777777777");
+	assert_string_equal(num_str(buf, 0xbeef, 16), "beef");
+}
+
 static void test_xappend(void **state)
 {
 	int *arr = NULL;
@@ -258,12 +280,12 @@ static void test_read_full(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_fd),  cmocka_unit_test(test_parse_octal_mode),
-		cmocka_unit_test(test_parse_u64), cmocka_unit_test(test_parse_uint32),
-		cmocka_unit_test(test_env),	  cmocka_unit_test(test_strv),
-		cmocka_unit_test(test_strings),	  cmocka_unit_test(test_xappend),
-		cmocka_unit_test(test_read_all),  cmocka_unit_test(test_path_is_below),
-		cmocka_unit_test(test_read_full),
+		cmocka_unit_test(test_parse_fd),      cmocka_unit_test(test_parse_octal_mode),
+		cmocka_unit_test(test_parse_u64),     cmocka_unit_test(test_parse_uint32),
+		cmocka_unit_test(test_env),	      cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_strings),	      cmocka_unit_test(test_concat),
+		cmocka_unit_test(test_xappend),	      cmocka_unit_test(test_read_all),
+		cmocka_unit_test(test_path_is_below), cmocka_unit_test(test_read_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
