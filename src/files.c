@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -106,9 +105,13 @@ int files_file(int root_fd, const char *dest, int data_fd, mode_t mode, mode_t p
 static int make_tempfile(int staging_fd, char name[static 32])
 {
 	for (unsigned i = 0; i < 1000000; i++) {
+		char num[NUM_BUF_SIZE], *p = stpcpy(name, "bindfile");
+		const char *digits = num_str(num, i, 10);
 		int fd;
 
-		snprintf(name, 32, "bindfile%06u", i);
+		for (size_t k = strlen(digits); k < 6; k++)
+			*p++ = '0';
+		strcpy(p, digits);
 		fd = openat(staging_fd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd >= 0 || errno != EEXIST)
 			return fd < 0 ? -errno : fd;

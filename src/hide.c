@@ -15,7 +15,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -108,13 +107,17 @@ static int open_in_root(int root_fd, const char *canon)
 /* First component of path below dir, if path lies strictly below dir. */
 static const char *below(const char *dir, const char *path, char *buf, size_t size)
 {
-	size_t ld = strlen(dir);
+	size_t ld = strlen(dir), n;
 
 	if (strcmp(dir, "/") == 0)
 		ld = 0;
 	if (strncmp(path, dir, ld) != 0 || path[ld] != '/' || !path[ld + 1])
 		return NULL;
-	snprintf(buf, size, "%.*s", (int)strcspn(path + ld + 1, "/"), path + ld + 1);
+	n = strcspn(path + ld + 1, "/");
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, path + ld + 1, n);
+	buf[n] = '\0';
 	return buf;
 }
 
@@ -392,7 +395,8 @@ static int apply_keep_only(const struct hide_dir *hd, int dfd, const struct stat
 static int hide_dir_apply(const struct hide_dir *hd, size_t idx, const struct hide_env *env,
 			  struct nsrun_error *err)
 {
-	_cleanup_free_ char *ws = xasprintf(".nsrun-hide-%zu", idx);
+	char num[NUM_BUF_SIZE];
+	_cleanup_free_ char *ws = xconcat(".nsrun-hide-", num_str(num, idx, 10));
 	_cleanup_free_ char *target = strcmp(hd->dir, "/") ? path_join(env->root_path, hd->dir) :
 							     xstrdup(env->root_path);
 	_cleanup_close_ int dfd = open_in_root(env->root_fd, hd->dir);

@@ -71,7 +71,9 @@ static unsigned long attrs_to_ms(uint64_t attrs)
 
 static void fd_proc_path(int fd, char buf[static 64])
 {
-	snprintf(buf, 64, "/proc/self/fd/%d", fd);
+	char num[NUM_BUF_SIZE];
+
+	stpcpy(stpcpy(buf, "/proc/self/fd/"), num_str(num, (unsigned)fd, 10));
 }
 
 /* The path of fd as the current root sees it: mount(2) by this string reaches the
@@ -268,8 +270,8 @@ static char *legacy_data(const struct mount_opt *opts, size_t n_opts, const char
 			*ret_source = opts[i].value;
 			continue;
 		}
-		next = xasprintf("%s%s%s%s%s", data, *data ? "," : "", opts[i].key,
-				 opts[i].value ? "=" : "", opts[i].value ? opts[i].value : "");
+		next = xconcat(data, *data ? "," : "", opts[i].key, opts[i].value ? "=" : "",
+			       opts[i].value ? opts[i].value : "");
 		free(data);
 		data = next;
 	}
@@ -325,7 +327,7 @@ static char *overlay_lowerdir(const struct mount_overlay *ov)
 
 	for (size_t i = 0; i < ov->n_lowers; i++) {
 		_cleanup_free_ char *e = mount_overlay_escape(ov->lowers[i]);
-		char *next = xasprintf("%s%s%s", s, i ? ":" : "", e);
+		char *next = xconcat(s, i ? ":" : "", e);
 
 		free(s);
 		s = next;
@@ -425,9 +427,9 @@ char *mount_overlay_describe(const struct mount_overlay *ov)
 	_cleanup_free_ char *work = ov->work ? mount_overlay_escape(ov->work) : NULL;
 	_cleanup_free_ char *lower = overlay_lowerdir(ov);
 
-	return xasprintf("%s%s%s%s%slowerdir=%s%s", upper ? "upperdir=" : "", upper ? upper : "",
-			 upper ? ",workdir=" : "", upper ? work : "", upper ? "," : "", lower,
-			 ov->userxattr ? ",userxattr" : "");
+	return xconcat(upper ? "upperdir=" : "", upper ? upper : "", upper ? ",workdir=" : "",
+		       upper ? work : "", upper ? "," : "", "lowerdir=", lower,
+		       ov->userxattr ? ",userxattr" : "");
 }
 
 int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd)

@@ -104,7 +104,7 @@ static char *join_below(const char *base, const char *suffix)
 {
 	if (!*suffix)
 		return xstrdup(base);
-	return strcmp(base, "/") == 0 ? xstrdup(suffix) : xasprintf("%s%s", base, suffix);
+	return strcmp(base, "/") == 0 ? xstrdup(suffix) : xconcat(base, suffix);
 }
 
 enum noexec_overlap noexec_overlap(const char *mountpoint, const char *mount_root,
@@ -188,7 +188,7 @@ static int add_line(struct ctx *c, const char *line)
 
 static int table_read(struct ctx *c, struct nsrun_error *err)
 {
-	_cleanup_free_ char *path = xasprintf("%s/self/mountinfo", c->proc_path);
+	_cleanup_free_ char *path = xconcat(c->proc_path, "/self/mountinfo");
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
 	FILE *f = fopen(path, "re");
@@ -226,7 +226,8 @@ static struct mnt *find_id(struct ctx *c, unsigned long long id)
  * (mount root + its path below the mount point, which /proc/self/fd shows). */
 static int locate_fd(struct ctx *c, int fd, struct mnt **ret_m, char **ret_fspath)
 {
-	_cleanup_free_ char *lp = xasprintf("%s/self/fd/%d", c->proc_path, fd);
+	char num[NUM_BUF_SIZE];
+	_cleanup_free_ char *lp = xconcat(c->proc_path, "/self/fd/", num_str(num, (unsigned)fd, 10));
 	char buf[PATH_MAX];
 	struct statx stx;
 	const char *suffix;
@@ -295,7 +296,7 @@ static void add_submounts(struct ctx *c, const char *alias, const char *origin)
  * mount; what is mounted below any of them counts when writable. */
 static int collect_rw(struct ctx *c, const char *rw, struct nsrun_error *err)
 {
-	_cleanup_free_ char *fspath = NULL, *origin = xasprintf("--landlock-rw '%s'", rw);
+	_cleanup_free_ char *fspath = NULL, *origin = xconcat("--landlock-rw '", rw, "'");
 	struct mnt *x;
 	bool live = false;
 	int r = locate_in_root(c, rw, &x, &fspath);

@@ -135,7 +135,7 @@ static void walk_push(struct walk *w, int h, const char *name)
 		w->len = xrealloc(w->len, w->cap * sizeof(*w->len));
 	}
 	if (name) {
-		char *c = xasprintf("%.*s/%s", (int)len, w->canon, name);
+		char *c = xjoin_n(w->canon, len, name);
 
 		free(w->canon);
 		w->canon = c;
@@ -215,7 +215,7 @@ static int splice_link(struct walk *w, int link, char **buf, const char *rest)
 	if (target[0] == '/')
 		walk_pop_to(w, 1);
 	/* No '/' after the target when nothing follows: it would read as "a directory". */
-	next = xasprintf("%s%s%s", target, *rest ? "/" : "", rest);
+	next = xconcat(target, *rest ? "/" : "", rest);
 	free(*buf);
 	*buf = next;
 	return 0;
@@ -239,7 +239,7 @@ static int walk_finish(struct walk *w, int h, const char *name, struct path_walk
 	if (strcmp(name, ".") == 0)
 		res->canon = xstrdup(len ? w->canon : "/");
 	else
-		res->canon = xasprintf("%.*s/%s", (int)len, w->canon, name);
+		res->canon = xjoin_n(w->canon, len, name);
 	return 1;
 }
 

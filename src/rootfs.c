@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -74,7 +73,7 @@ static char *resolve_magic_link(const char *path)
 	rdir = realpath(!slash ? "." : *dir ? dir : "/", NULL);
 	if (!rdir)
 		return NULL;
-	full = xasprintf("%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, base);
+	full = xconcat(strcmp(rdir, "/") == 0 ? "" : rdir, "/", base);
 	if (stat(full, &got) < 0 || got.st_dev != want.st_dev || got.st_ino != want.st_ino)
 		return NULL;
 	return TAKE_PTR(full);
@@ -94,7 +93,7 @@ static int resolve_one(const char *path, bool try, char **ret, bool *skip, struc
 		}
 		return error_set(err, e, "Can't find source path %s", path);
 	}
-	*ret = xasprintf("%s%s", OLDROOT, strcmp(rp, "/") == 0 ? "" : rp);
+	*ret = xconcat(OLDROOT, strcmp(rp, "/") == 0 ? "" : rp);
 	return 0;
 }
 
@@ -102,17 +101,17 @@ static int resolve_one(const char *path, bool try, char **ret, bool *skip, struc
  * from (unprivileged), so --bind-fd binds the fd's path here and checks the result. */
 static int resolve_fd(int fd, char **ret, struct nsrun_error *err)
 {
-	char link[64], buf[PATH_MAX];
+	char num[NUM_BUF_SIZE], buf[PATH_MAX];
+	_cleanup_free_ char *link = xconcat("/proc/self/fd/", num_str(num, (unsigned)fd, 10));
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, buf, sizeof(buf) - 1);
 	if (n < 0)
 		return error_set(err, errno, "Can't find source path %s", link);
 	buf[n] = '\0';
 	if (buf[0] != '/')
 		return error_set(err, ENOENT, "Can't find source path %s", link);
-	*ret = xasprintf("%s%s", OLDROOT, strcmp(buf, "/") == 0 ? "" : buf);
+	*ret = xconcat(OLDROOT, strcmp(buf, "/") == 0 ? "" : buf);
 	return 0;
 }
 
@@ -366,8 +365,9 @@ static int mkdir_dest(int root_fd, const struct op *op, struct nsrun_error *err)
 
 static int do_tmpfs(int root_fd, const struct op *op, struct nsrun_error *err)
 {
-	_cleanup_free_ char *mode = xasprintf("0%o", (unsigned)op_mode(op));
-	_cleanup_free_ char *size = xasprintf("%llu", (unsigned long long)op->size);
+	char mbuf[NUM_BUF_SIZE], sbuf[NUM_BUF_SIZE];
+	_cleanup_free_ char *mode = xconcat("0", num_str(mbuf, (unsigned)op_mode(op), 8));
+	const char *size = num_str(sbuf, (unsigned long long)op->size, 10);
 	struct mount_opt opts[3] = { { "source", "tmpfs" }, { "mode", mode }, { "size", size } };
 	size_t n = (op->flags & OP_F_HAS_SIZE) ? 3 : 2;
 	_cleanup_close_ int fd = -1;
@@ -434,10 +434,11 @@ static int do_dev(struct rootfs_state *st, int root_fd, const struct op *op,
 static int tmp_overlay_dirs(struct rootfs_state *st, char **upper, char **work,
 			    struct nsrun_error *err)
 {
-	unsigned n = st->n_tmp_overlays++;
+	char num[NUM_BUF_SIZE];
+	const char *n = num_str(num, st->n_tmp_overlays++, 10);
 
-	*upper = xasprintf("tmp-overlay-upper-%u", n);
-	*work = xasprintf("tmp-overlay-work-%u", n);
+	*upper = xconcat("tmp-overlay-upper-", n);
+	*work = xconcat("tmp-overlay-work-", n);
 	if (mkdirat(st->staging_fd, *upper, 0755) < 0 || mkdirat(st->staging_fd, *work, 0755) < 0)
 		return error_set(err, errno, "Can't create overlay directories");
 	return 0;
@@ -466,8 +467,8 @@ static int do_overlay(struct rootfs_state *st, int root_fd, const struct op *op,
 		r = tmp_overlay_dirs(st, &tu, &tw, err);
 		if (r < 0)
 			return r;
-		ov.upper = upper = xasprintf("/%s", tu);
-		ov.work = work = xasprintf("/%s", tw);
+		ov.upper = upper = xconcat("/", tu);
+		ov.work = work = xconcat("/", tw);
 	}
 	fd = mkdir_dest(root_fd, op, err);
 	if (fd < 0)
@@ -587,7 +588,7 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 			const char *tty = ttyname(STDOUT_FILENO);
 
 			if (tty && tty[0] == '/')
-				st->console = xasprintf("%s%s", OLDROOT, tty);
+				st->console = xconcat(OLDROOT, tty);
 		}
 	}
 	r = staging_setup(err);

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -45,24 +44,31 @@ void userns_layout(const struct userns_request *req, struct userns_layout *ret)
 int userns_format_map(char *buf, size_t size, unsigned long inside, unsigned long outside,
 		      unsigned long count)
 {
-	int n = snprintf(buf, size, "%lu %lu %lu\n", inside, outside, count);
+	char a[NUM_BUF_SIZE], b[NUM_BUF_SIZE], c[NUM_BUF_SIZE];
+	const char *parts[] = { num_str(a, inside, 10), " ", num_str(b, outside, 10), " ",
+				num_str(c, count, 10),	"\n" };
+	size_t n = 0;
 
-	if (n < 0 || (size_t)n >= size)
-		return -ENOSPC;
-	return n;
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		size_t l = strlen(parts[i]);
+
+		if (n + l >= size)
+			return -ENOSPC;
+		memcpy(buf + n, parts[i], l + 1);
+		n += l;
+	}
+	return (int)n;
 }
 
 static int write_proc_file(int proc_fd, pid_t pid, const char *name, const char *text,
 			   struct nsrun_error *err)
 {
-	char path[64];
+	char num[NUM_BUF_SIZE];
+	_cleanup_free_ char *path =
+		xconcat(pid > 0 ? num_str(num, (unsigned long long)pid, 10) : "self", "/", name);
 	_cleanup_close_ int fd = -1;
 	int r;
 
-	if (pid > 0)
-		snprintf(path, sizeof(path), "%d/%s", (int)pid, name);
-	else
-		snprintf(path, sizeof(path), "self/%s", name);
 	fd = openat(proc_fd, path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return error_set(err, errno, "setting up %s", name);

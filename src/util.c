@@ -184,7 +184,7 @@ const char *env_get(char *const *envp, const char *name)
 void env_set(char ***envp, const char *name, const char *value)
 {
 	ssize_t i = env_find(*envp, name);
-	char *entry = xasprintf("%s=%s", name, value);
+	char *entry = xconcat(name, "=", value);
 
 	if (i >= 0) {
 		free((*envp)[i]);
@@ -402,5 +402,5 @@ char *path_join(const char *a, const char *b)
 		la--;
 	while (*b == '/')
 		b++;
-	return xasprintf("%.*s/%s", (int)la, a, b);
+	return xjoin_n(a, la, b);
 }
