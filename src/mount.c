@@ -30,14 +30,17 @@ static int api_state = -1;
 bool mount_api_available(void)
 {
 	if (api_state < 0) {
-		/* Invalid arguments: a present syscall fails with EBADF/EINVAL/EFAULT. open_tree
-		 * without OPEN_TREE_CLONE checks no capability, so EPERM there can only be a
-		 * seccomp filter (old container profiles answer EPERM for unknown syscalls). */
+		/* Calls that change nothing: a present syscall fails with ENOENT/EBADF/ENODEV
+		 * (or succeeds: mount_setattr without attributes). Valid pointers, so that the
+		 * kernel takes no fault on them. open_tree without OPEN_TREE_CLONE checks no
+		 * capability, so EPERM there can only be a seccomp filter (old container
+		 * profiles answer EPERM for unknown syscalls). */
+		struct nsrun_mount_attr none = { 0 };
 		bool missing =
-			(sys_open_tree(-1, NULL, 0) < 0 && (errno == ENOSYS || errno == EPERM)) ||
-			(sys_mount_setattr(-1, NULL, 0, NULL) < 0 && errno == ENOSYS) ||
-			(sys_move_mount(-1, NULL, -1, NULL, 0) < 0 && errno == ENOSYS) ||
-			(sys_fsopen(NULL, 0) < 0 && errno == ENOSYS);
+			(sys_open_tree(-1, "", 0) < 0 && (errno == ENOSYS || errno == EPERM)) ||
+			(sys_mount_setattr(-1, "", 0, &none) < 0 && errno == ENOSYS) ||
+			(sys_move_mount(-1, "", -1, "", 0) < 0 && errno == ENOSYS) ||
+			(sys_fsopen("", 0) < 0 && errno == ENOSYS);
 		api_state = missing ? 0 : 1;
 	}
 	return api_state == 1;
