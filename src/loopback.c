@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <net/if.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -100,16 +101,18 @@ static int link_up(int fd, unsigned ifindex)
 int loopback_setup(struct nsrun_error *err)
 {
 	struct sockaddr_nl src = { .nl_family = AF_NETLINK };
+	struct ifreq ifr = { .ifr_name = "lo" };
 	_cleanup_close_ int fd = -1;
 	unsigned ifindex;
 	int r;
 
-	ifindex = if_nametoindex("lo");
-	if (ifindex == 0)
-		return error_set(err, errno, "loopback: Failed to look up lo");
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (fd < 0)
 		return error_set(err, errno, "loopback: Failed to create NETLINK_ROUTE socket");
+	/* if_nametoindex() would open a socket of its own: any socket answers this ioctl. */
+	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0)
+		return error_set(err, errno, "loopback: Failed to look up lo");
+	ifindex = (unsigned)ifr.ifr_ifindex;
 	if (bind(fd, (struct sockaddr *)&src, sizeof(src)) < 0)
 		return error_set(err, errno, "loopback: Failed to bind NETLINK_ROUTE socket");
 	r = add_address(fd, ifindex);
