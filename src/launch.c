@@ -114,7 +114,6 @@ static int confine(const struct setup_ctx *ctx, struct nsrun_error *err)
 	const struct plan *plan = ctx->plan;
 	int r;
 
-	/* Fails quietly for caps not in the inheritable set (root without cap options). */
 	r = caps_raise_ambient(ctx->caps, err);
 	if (r == 0 && plan->landlock.enabled)
 		r = landlock_apply(&plan->landlock, err);
