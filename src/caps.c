@@ -119,25 +119,15 @@ static uint64_t known(void)
 	return n >= 64 ? UINT64_MAX : (1ull << n) - 1;
 }
 
-/* This thread's effective and inheritable sets. Returns 0 or -errno. */
-static int get_sets(uint64_t *eff, uint64_t *inh)
+int caps_get_effective(uint64_t *ret, struct nsrun_error *err)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
 
 	if (sys_capget(&h, d) < 0)
-		return -errno;
-	*eff = ((uint64_t)d[1].effective << 32 | d[0].effective) & known();
-	*inh = ((uint64_t)d[1].inheritable << 32 | d[0].inheritable) & known();
+		return error_set(err, errno, "capget failed");
+	*ret = ((uint64_t)d[1].effective << 32 | d[0].effective) & known();
 	return 0;
-}
-
-int caps_get_effective(uint64_t *ret, struct nsrun_error *err)
-{
-	uint64_t inh;
-	int r = get_sets(ret, &inh);
-
-	return r < 0 ? error_set(err, -r, "capget failed") : 0;
 }
 
 int caps_bound(uint64_t keep, struct nsrun_error *err)
@@ -172,12 +162,6 @@ int caps_set(uint64_t caps, struct nsrun_error *err)
 int caps_raise_ambient(uint64_t caps, struct nsrun_error *err)
 {
 	int n = caps_count();
-	uint64_t eff, inh;
-
-	/* The kernel raises only caps that are also inheritable. Root without cap options
-	 * has none: one capget instead of a refused prctl per capability. */
-	if (get_sets(&eff, &inh) == 0)
-		caps &= inh;
 
 	for (int cap = 0; cap < n; cap++) {
 		if (!has(caps, cap))

@@ -114,6 +114,10 @@ static int confine(const struct setup_ctx *ctx, struct nsrun_error *err)
 	const struct plan *plan = ctx->plan;
 	int r;
 
+	/* Fails quietly for caps not in the inheritable set (root without cap options).
+	 * One prctl per capability, as bwrap: its test-run.sh makes the 39th prctl fail
+	 * (strace fault injection) to test a failure before exec, so fewer calls (one
+	 * capget narrowing the set) fail that test. */
 	r = caps_raise_ambient(ctx->caps, err);
 	if (r == 0 && plan->landlock.enabled)
 		r = landlock_apply(&plan->landlock, err);
