@@ -27,22 +27,28 @@
 /* -1 unknown, 0 missing, 1 present; the only cache in the module (a kernel fact). */
 static int api_state = -1;
 
+int mount_api_missing(void)
+{
+	/* Calls that change nothing and fail before any lookup with side effects: empty
+	 * paths (ENOENT), an empty mount_attr (0: nothing to change) and fsopen with an
+	 * invalid flag (EINVAL, checked before the name, whose lookup could make the kernel
+	 * run modprobe). Valid pointers: no kernel fault. open_tree without OPEN_TREE_CLONE
+	 * checks no capability, so EPERM there can only be a seccomp filter (old container
+	 * profiles answer EPERM for unknown syscalls). */
+	struct nsrun_mount_attr none = { 0 };
+	int missing = 0;
+
+	missing += sys_open_tree(-1, "", 0) < 0 && (errno == ENOSYS || errno == EPERM);
+	missing += sys_mount_setattr(-1, "", 0, &none) < 0 && errno == ENOSYS;
+	missing += sys_move_mount(-1, "", -1, "", 0) < 0 && errno == ENOSYS;
+	missing += sys_fsopen("", ~(unsigned)FSOPEN_CLOEXEC) < 0 && errno == ENOSYS;
+	return missing;
+}
+
 bool mount_api_available(void)
 {
-	if (api_state < 0) {
-		/* Calls that change nothing: a present syscall fails with ENOENT/EBADF/ENODEV
-		 * (or succeeds: mount_setattr without attributes). Valid pointers, so that the
-		 * kernel takes no fault on them. open_tree without OPEN_TREE_CLONE checks no
-		 * capability, so EPERM there can only be a seccomp filter (old container
-		 * profiles answer EPERM for unknown syscalls). */
-		struct nsrun_mount_attr none = { 0 };
-		bool missing =
-			(sys_open_tree(-1, "", 0) < 0 && (errno == ENOSYS || errno == EPERM)) ||
-			(sys_mount_setattr(-1, "", 0, &none) < 0 && errno == ENOSYS) ||
-			(sys_move_mount(-1, "", -1, "", 0) < 0 && errno == ENOSYS) ||
-			(sys_fsopen("", 0) < 0 && errno == ENOSYS);
-		api_state = missing ? 0 : 1;
-	}
+	if (api_state < 0)
+		api_state = mount_api_missing() == 0;
 	return api_state == 1;
 }
 

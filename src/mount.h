@@ -24,6 +24,9 @@ struct mount_opt {
 
 /* true when open_tree, move_mount, mount_setattr and fsopen all exist (probed once). */
 bool mount_api_available(void);
+/* How many of open_tree, mount_setattr, move_mount and fsopen are refused (ENOSYS, or
+ * EPERM from a seccomp filter for open_tree); probed without side effects. */
+int mount_api_missing(void);
 
 /* --debug-opt=force-mount-setattr-fallback: take the mount(2) path from now on, as on a
  * kernel without the new API (what `make check-legacy` gets from a seccomp filter). */
