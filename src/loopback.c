@@ -106,10 +106,16 @@ int loopback_setup(struct nsrun_error *err)
 	unsigned ifindex;
 	int r;
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return error_set(err, errno, "loopback: Failed to create NETLINK_ROUTE socket");
 	/* if_nametoindex() would open a socket of its own: any socket answers this ioctl. */
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0) {
+		int e = errno;
+
+		/* bwrap looks lo up first: where that fails too, its message comes first. */
+		if (if_nametoindex("lo") == 0)
+			return error_set(err, errno, "loopback: Failed to look up lo");
+		return error_set(err, e, "loopback: Failed to create NETLINK_ROUTE socket");
+	}
 	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0)
 		return error_set(err, errno, "loopback: Failed to look up lo");
 	ifindex = (unsigned)ifr.ifr_ifindex;

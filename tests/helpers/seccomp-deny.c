@@ -33,6 +33,7 @@ static const struct {
 	{ "mount", SYS_mount },
 	{ "personality", SYS_personality },
 	{ "read", SYS_read },
+	{ "socket", SYS_socket },
 };
 
 static long lookup(const char *name)

@@ -93,4 +93,19 @@ test_deny_read() {
 }
 for_each_mode test_deny_read
 
+# The loopback is set up on a netlink socket that also answers lo's index; bwrap looks lo
+# up first with a socket of its own, so where sockets are refused its message is the
+# lookup's, and so is nsrun's (an outer sandbox's filter refuses socket(2)).
+"$DENY" socket >"$TMP/deny-socket.bpf" || skip_all "seccomp-deny socket failed"
+test_deny_socket() {
+	local out rc
+	out=$(as_user "$BIN/nsrun" --bind / / --seccomp 3 "$BIN/nsrun" --ro-bind / / --unshare-net \
+		"$PROBE" pid 3<"$TMP/deny-socket.bpf" 2>&1)
+	rc=$?
+	check_eq "socket(2) refused, --unshare-net: exit 1" 1 "$rc"
+	check_match "socket(2) refused, --unshare-net: bwrap's message" \
+		'^nsrun: loopback: Failed to look up lo: ' "$out"
+}
+for_each_mode test_deny_socket
+
 done_testing
