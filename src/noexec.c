@@ -227,7 +227,8 @@ static struct mnt *find_id(struct ctx *c, unsigned long long id)
 static int locate_fd(struct ctx *c, int fd, struct mnt **ret_m, char **ret_fspath)
 {
 	char num[NUM_BUF_SIZE];
-	_cleanup_free_ char *lp = xconcat(c->proc_path, "/self/fd/", num_str(num, (unsigned)fd, 10));
+	_cleanup_free_ char *lp =
+		xconcat(c->proc_path, "/self/fd/", num_str(num, (unsigned)fd, 10));
 	char buf[PATH_MAX];
 	struct statx stx;
 	const char *suffix;
