@@ -11,7 +11,8 @@
 
 #include "macros.h"
 
-#define NSRUN_ERROR_MSG_MAX 512
+/* Room for bwrap's longest messages whole: two paths of PATH_MAX and the words around them. */
+#define NSRUN_ERROR_MSG_MAX (2 * 4096 + 512)
 
 struct nsrun_error {
 	int code;   /* errno value, 0 when the message is complete without strerror */
