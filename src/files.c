@@ -166,7 +166,11 @@ int files_symlink(int root_fd, const char *target, const char *dest, mode_t pare
 	r = path_walk(root_fd, dest, &o, &res);
 	if (r < 0)
 		return error_set(err, -r, "Can't mkdir parents for %s", dest);
-	r = symlinkat(target, res.parent_fd, res.name) < 0 ? -errno : 0;
+	/* The walk above checked the parents' part of DEST against the name limit. */
+	if (!path_name_fits(dest, NULL))
+		r = -ENAMETOOLONG;
+	else
+		r = symlinkat(target, res.parent_fd, res.name) < 0 ? -errno : 0;
 	if (r == -EEXIST) {
 		n = readlinkat(res.parent_fd, res.name, existing, sizeof(existing) - 1);
 		if (n >= 0) {
@@ -205,27 +209,41 @@ int files_chmod(int root_fd, const char *path, mode_t mode, struct nsrun_error *
 
 static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom", "tty" };
 
+/* bwrap's message for a failed link names some with the path it gave the kernel. */
 static const struct {
 	const char *name, *target;
+	bool named_in_newroot;
 } dev_links[] = {
-	{ "stdin", "/proc/self/fd/0" },	 { "stdout", "/proc/self/fd/1" },
-	{ "stderr", "/proc/self/fd/2" }, { "fd", "/proc/self/fd" },
-	{ "core", "/proc/kcore" },
+	{ "stdin", "/proc/self/fd/0", false },	{ "stdout", "/proc/self/fd/1", false },
+	{ "stderr", "/proc/self/fd/2", false }, { "fd", "/proc/self/fd", true },
+	{ "core", "/proc/kcore", true },
 };
 
-/* Binds src_fd (a host node or our tty) over a new empty file NAME in the fresh tmpfs. */
+/* bwrap names DEST/NAME to the kernel in one string: false, with errno ENAMETOOLONG, where
+ * the kernel would refuse that name. */
+static bool sub_fits(const char *dest, const char *name)
+{
+	if (path_name_fits(dest, name))
+		return true;
+	errno = ENAMETOOLONG;
+	return false;
+}
+
+/* Binds src_fd (a host node or our tty) over a new empty file NAME in the fresh tmpfs;
+ * what: bwrap's words for a failure to create it. */
 static int dev_bind_node(int dev_fd, const char *dest, const char *name, int src_fd,
-			 struct nsrun_error *err)
+			 const char *what, struct nsrun_error *err)
 {
 	_cleanup_close_ int fd = -1, target = -1;
 	int r;
 
-	fd = openat(dev_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0444);
+	if (sub_fits(dest, name))
+		fd = openat(dev_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0444);
 	if (fd < 0)
-		return error_set(err, errno, "Can't create file %s/%s", dest, name);
+		return error_set(err, errno, "%s %s/%s", what, dest, name);
 	target = openat(dev_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (target < 0)
-		return error_set(err, errno, "Can't create file %s/%s", dest, name);
+		return error_set(err, errno, "%s %s/%s", what, dest, name);
 	/* Device nodes need a mount without nodev; nosuid is kept. */
 	r = mount_bind(src_fd, target, true, MOUNT_ATTR_NOSUID);
 	if (r < 0)
@@ -243,15 +261,17 @@ static int dev_populate(int dev_fd, const char *dest, int host_dev_fd, struct ns
 		if (src < 0)
 			return error_set(err, errno, "Can't bind mount /oldroot/dev/%s on %s/%s",
 					 dev_nodes[i], dest, dev_nodes[i]);
-		r = dev_bind_node(dev_fd, dest, dev_nodes[i], src, err);
+		r = dev_bind_node(dev_fd, dest, dev_nodes[i], src, "Can't create file", err);
 		if (r < 0)
 			return r;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(dev_links); i++)
-		if (symlinkat(dev_links[i].target, dev_fd, dev_links[i].name) < 0)
-			return error_set(err, errno, "Can't create symlink %s/%s", dest,
+		if (!sub_fits(dest, dev_links[i].name) ||
+		    symlinkat(dev_links[i].target, dev_fd, dev_links[i].name) < 0)
+			return error_set(err, errno, "Can't create symlink %s%s/%s",
+					 dev_links[i].named_in_newroot ? "/newroot" : "", dest,
 					 dev_links[i].name);
-	if (mkdirat(dev_fd, "shm", 0755) < 0)
+	if (!sub_fits(dest, "shm") || mkdirat(dev_fd, "shm", 0755) < 0)
 		return error_set(err, errno, "Can't create %s/shm", dest);
 	return 0;
 }
@@ -267,7 +287,7 @@ static int dev_mount_pts(int dev_fd, const char *dest, struct nsrun_error *err)
 	_cleanup_close_ int pts = -1;
 	int r;
 
-	if (mkdirat(dev_fd, "pts", 0755) < 0)
+	if (!sub_fits(dest, "pts") || mkdirat(dev_fd, "pts", 0755) < 0)
 		return error_set(err, errno, "Can't create %s/devpts", dest);
 	pts = openat(dev_fd, "pts", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (pts < 0)
@@ -276,7 +296,7 @@ static int dev_mount_pts(int dev_fd, const char *dest, struct nsrun_error *err)
 			pts);
 	if (r < 0)
 		return mount_error(err, r, "Can't mount devpts on /newroot%s/pts", dest);
-	if (symlinkat("pts/ptmx", dev_fd, "ptmx") < 0)
+	if (!sub_fits(dest, "ptmx") || symlinkat("pts/ptmx", dev_fd, "ptmx") < 0)
 		return error_set(err, errno, "Can't make symlink at %s/ptmx", dest);
 	return 0;
 }
@@ -305,7 +325,7 @@ int files_dev(int root_fd, const char *dest, int host_dev_fd, int console_fd, mo
 	if (r == 0)
 		r = dev_mount_pts(dev_fd, dest, err);
 	if (r == 0 && console_fd >= 0)
-		r = dev_bind_node(dev_fd, dest, "console", console_fd, err);
+		r = dev_bind_node(dev_fd, dest, "console", console_fd, "creating", err);
 	return r;
 }
 
@@ -317,6 +337,8 @@ int files_dev(int root_fd, const char *dest, int host_dev_fd, int console_fd, mo
 static int proc_needs_cover(int proc, const char *dest, const char *name, bool host_privileged,
 			    struct nsrun_error *err)
 {
+	if (!sub_fits(dest, name))
+		return error_set(err, errno, "Can't access /newroot%s/%s", dest, name);
 	if (host_privileged) {
 		if (faccessat(proc, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 			return 1;
@@ -327,7 +349,7 @@ static int proc_needs_cover(int proc, const char *dest, const char *name, bool h
 	}
 	if (errno == ENOENT)
 		return 0;
-	return error_set(err, errno, "Can't access %s/%s", dest, name);
+	return error_set(err, errno, "Can't access /newroot%s/%s", dest, name);
 }
 
 /* Read-only covers for the parts of /proc that reach the host kernel: sysctls, sysrq,

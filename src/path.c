@@ -33,6 +33,45 @@ void path_force_fallback(void)
 	force_walk = true;
 }
 
+/* The length of the name the root has in the kernel's view of whoever names paths in it:
+ * see path_set_name_base. */
+static size_t name_base;
+
+void path_set_name_base(size_t len)
+{
+	name_base = len;
+}
+
+bool path_name_fits(const char *path, const char *name)
+{
+	size_t len = name_base + strlen(path);
+
+	if (name)
+		len += 1 + strlen(name);
+	return len < PATH_MAX;
+}
+
+/* The part of PATH a "mkdir -p" of its parents names: up to the end of the last component
+ * a '/' follows ("/a/b" of "/a/b/c", all of "/a/b/"). */
+static size_t parents_len(const char *path)
+{
+	size_t len = 0;
+
+	for (size_t i = 1; path[0] && path[i]; i++)
+		if (path[i] == '/' && path[i - 1] != '/')
+			len = i;
+	return len;
+}
+
+/* ENAMETOOLONG where the kernel would refuse the name as a whole, before any lookup: the
+ * walk opens one component at a time and would otherwise accept any length. */
+static int name_check(const char *path, enum path_last last)
+{
+	size_t len = last == PATH_LAST_PARENT ? parents_len(path) : strlen(path);
+
+	return name_base + len < PATH_MAX ? 0 : -ENAMETOOLONG;
+}
+
 int path_openat2(int dfd, const char *path, struct nsrun_open_how *how)
 {
 	if (force_walk) {
@@ -316,6 +355,11 @@ int path_walk_tree(const struct path_tree *t, int root, const char *path,
 	int h, r = 0;
 
 	*res = (struct path_walk_result){ .fd = -1, .parent_fd = -1 };
+	r = name_check(path, opts->last);
+	if (r < 0) {
+		free(w.canon);
+		return r;
+	}
 	h = t->open(t->ctx, root, ".");
 	if (h < 0) {
 		free(w.canon);
@@ -406,8 +450,10 @@ static int open_resolve(int root_fd, const char *path, int flags, bool no_symlin
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS |
 			   (no_symlinks ? RESOLVE_NO_SYMLINKS : 0),
 	};
-	int fd = -1;
+	int fd = name_check(path, PATH_LAST_EXISTING);
 
+	if (fd < 0)
+		return fd;
 	for (int tries = 0; tries < 8; tries++) {
 		fd = path_openat2(root_fd, path, &how);
 		/* EAGAIN: a concurrent rename made the kernel give up on ".." safety. */

@@ -67,6 +67,15 @@ void path_walk_result_free_tree(const struct path_tree *t, struct path_walk_resu
  * resolved inside it: -ENOENT, -ENOTDIR, -ELOOP as the walk finds them. */
 int path_resolve_dir(const struct path_tree *t, int root, const char *path, char **canon);
 
+/* Every path function refuses (ENAMETOOLONG) a PATH that, named from outside as the root's
+ * own name (LEN bytes, 0 by default) followed by PATH, would reach PATH_MAX, as the kernel
+ * refuses such a name before it looks anything up; for the parents a walk creates, only
+ * the parents' part counts. bwrap names a destination as "/newroot" + DEST, so a DEST
+ * within 8 bytes of the limit already fails there: rootfs sets 8 while it builds. */
+void path_set_name_base(size_t len);
+/* Whether PATH, or PATH "/" NAME when NAME is given, is within that limit. */
+bool path_name_fits(const char *path, const char *name);
+
 /* Walks PATH beneath root_fd. On success fills *res (release with path_walk_result_free). */
 int path_walk(int root_fd, const char *path, const struct path_walk_opts *opts,
 	      struct path_walk_result *res);

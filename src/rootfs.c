@@ -503,6 +503,19 @@ static int do_data_op(struct rootfs_state *st, int root_fd, const struct op *op,
 	return r;
 }
 
+/* bwrap looks a bind's or --overlay's source up again when its op's turn comes, by the
+ * name "/oldroot" + its real path (+ the path as given, for a missing -try source): a name
+ * the kernel refuses as too long fails there, after the ops before it have run. Layers
+ * and work directories are not looked up so (measured against 0.11.1). */
+static int source_check(const struct op *op, const struct resolved *res, struct nsrun_error *err)
+{
+	const char *src = res->skip ? op->source : res->src + strlen(OLDROOT);
+
+	if (strlen(OLDROOT) + strlen(src) < PATH_MAX)
+		return 0;
+	return error_set(err, ENAMETOOLONG, "Can't get type of source %s", src);
+}
+
 static int run_op(struct rootfs_state *st, const struct op *op, const struct resolved *res,
 		  struct nsrun_error *err)
 {
@@ -515,6 +528,8 @@ static int run_op(struct rootfs_state *st, const struct op *op, const struct res
 	case OP_BIND:
 	case OP_RO_BIND:
 	case OP_DEV_BIND:
+		if (source_check(op, res, err) < 0)
+			return -ENAMETOOLONG;
 		return res->skip ? 0 : do_bind(root_fd, op, res->src, st->cfg->fail_open, err);
 	case OP_BIND_FD:
 	case OP_RO_BIND_FD:
@@ -541,6 +556,9 @@ static int run_op(struct rootfs_state *st, const struct op *op, const struct res
 	case OP_CHMOD:
 		return files_chmod(root_fd, op->dest, op->perms, err);
 	case OP_OVERLAY:
+		if (source_check(op, res, err) < 0)
+			return -ENAMETOOLONG;
+		_fallthrough_;
 	case OP_TMP_OVERLAY:
 	case OP_RO_OVERLAY:
 		return do_overlay(st, root_fd, op, res, err);
@@ -622,7 +640,10 @@ int rootfs_build(const struct rootfs_config *cfg, struct nsrun_error *err)
 	mode_t old_umask = umask(0); /* modes given on the command line are exact */
 	int r;
 
+	/* Destinations are refused where bwrap's "/newroot" + DEST would be too long a name. */
+	path_set_name_base(strlen(NEWROOT));
 	r = build(&st, err);
+	path_set_name_base(0);
 	if (st.staging_fd >= 0)
 		close(st.staging_fd);
 	if (st.host_dev_fd >= 0)

@@ -260,6 +260,64 @@ static void test_parent_walk(void **state)
 	path_walk_result_free(&res);
 }
 
+/* "/nnn.../nnn": LEN bytes in components of at most 200 bytes (the last at least 2). */
+static char *long_path(size_t len)
+{
+	char *p = calloc(1, len + 1);
+	size_t at = 0;
+
+	while (at < len) {
+		size_t n = len - at - 1 > 200 ? 200 : len - at - 1;
+
+		if (len - at - 1 - n == 1)
+			n--;
+		p[at++] = '/';
+		memset(p + at, 'n', n);
+		at += n;
+	}
+	return p;
+}
+
+/* Paths are refused where the kernel refuses the name the caller gives it: the root's
+ * own name (path_set_name_base) and PATH must stay under PATH_MAX; for the parents a
+ * walk creates, only their part of PATH counts. */
+static void test_name_limit(void **state)
+{
+	struct fixture *f = *state;
+	char *fits = long_path(PATH_MAX - 1), *over = long_path(PATH_MAX);
+	char *over_parents = malloc(PATH_MAX + 8), *fits_parents = malloc(PATH_MAX + 8);
+	int fd;
+
+	snprintf(fits_parents, PATH_MAX + 8, "%.*s/xy", PATH_MAX - 9, fits);
+	snprintf(over_parents, PATH_MAX + 8, "%.*s/xy", PATH_MAX - 8, fits);
+	assert_int_equal(path_mkdir_p(f->root_fd, over, 0755, 0755), -ENAMETOOLONG);
+	assert_int_equal(path_open(f->root_fd, over, O_PATH), -ENAMETOOLONG);
+	fd = path_mkdir_p(f->root_fd, fits, 0755, 0755);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = path_open(f->root_fd, fits, O_PATH | O_DIRECTORY);
+	assert_true(fd >= 0);
+	close(fd);
+	/* bwrap's "/newroot": 8 bytes fewer for the path. */
+	path_set_name_base(8);
+	assert_false(path_name_fits(fits, NULL));
+	assert_false(path_name_fits(fits_parents, NULL));
+	assert_int_equal(path_open(f->root_fd, fits, O_PATH), -ENAMETOOLONG);
+	assert_int_equal(path_mkdir_parents(f->root_fd, fits_parents, 0755), 0);
+	assert_int_equal(path_mkdir_parents(f->root_fd, over_parents, 0755), -ENAMETOOLONG);
+	/* A trailing '/' makes the last component one of the parents. */
+	over_parents[PATH_MAX - 8] = '/';
+	over_parents[PATH_MAX - 7] = '\0';
+	assert_int_equal(path_mkdir_parents(f->root_fd, over_parents, 0755), -ENAMETOOLONG);
+	path_set_name_base(0);
+	assert_true(path_name_fits(fits, NULL));
+	assert_false(path_name_fits(fits, "x"));
+	free(fits);
+	free(over);
+	free(fits_parents);
+	free(over_parents);
+}
+
 static void test_parent_mode(void **state)
 {
 	static const struct {
@@ -288,6 +346,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mkdir_p_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mountpoints, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parent_walk, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_name_limit, setup, teardown),
 		cmocka_unit_test(test_parent_mode),
 	};
 
