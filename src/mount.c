@@ -287,25 +287,43 @@ static char *legacy_data(const struct mount_opt *opts, size_t n_opts, const char
 	return data;
 }
 
-int mount_fs_at(const char *fstype, const struct mount_opt *opts, size_t n_opts, uint64_t attrs,
-		int dest_fd)
+/* fsconfig copies at most 255 bytes of a string value (and refuses a longer one); mount(2)
+ * takes a page of data, which is what bwrap passes. */
+#define FSCONFIG_STRING_MAX 255
+
+static bool fits_fsconfig(const struct mount_opt *opts, size_t n_opts)
 {
-	_cleanup_close_ int mfd = -1;
+	for (size_t i = 0; i < n_opts; i++)
+		if (opts[i].value && strlen(opts[i].value) > FSCONFIG_STRING_MAX)
+			return false;
+	return true;
+}
+
+static int legacy_mount_at(const char *fstype, const struct mount_opt *opts, size_t n_opts,
+			   uint64_t attrs, int dest_fd)
+{
 	_cleanup_free_ char *data = NULL;
 	const char *source = fstype;
 	char dst[64];
 
-	if (mount_api_available()) {
-		mfd = mount_fs_open(fstype, opts, n_opts, attrs);
-		if (mfd < 0)
-			return mfd;
-		return mount_attach(mfd, dest_fd);
-	}
 	data = legacy_data(opts, n_opts, &source);
 	fd_proc_path(dest_fd, dst);
 	if (mount(source, dst, fstype, attrs_to_ms(attrs), data) < 0)
 		return -errno;
 	return 0;
+}
+
+int mount_fs_at(const char *fstype, const struct mount_opt *opts, size_t n_opts, uint64_t attrs,
+		int dest_fd)
+{
+	int mfd;
+
+	if (!mount_api_available() || !fits_fsconfig(opts, n_opts))
+		return legacy_mount_at(fstype, opts, n_opts, attrs, dest_fd);
+	mfd = mount_fs_open(fstype, opts, n_opts, attrs);
+	if (mfd < 0)
+		return mfd;
+	return mount_attach(mfd, dest_fd);
 }
 
 char *mount_overlay_escape(const char *path)
@@ -319,15 +337,6 @@ char *mount_overlay_escape(const char *path)
 	}
 	*o = '\0';
 	return out;
-}
-
-/* lowerdir+ (Linux 6.8) takes one unescaped path per call; -EINVAL means "unknown key". */
-static int overlay_add_lowers(int fsfd, const struct mount_overlay *ov)
-{
-	for (size_t i = 0; i < ov->n_lowers; i++)
-		if (sys_fsconfig(fsfd, FSCONFIG_SET_STRING, "lowerdir+", ov->lowers[i], 0) < 0)
-			return -errno;
-	return 0;
 }
 
 static char *overlay_lowerdir(const struct mount_overlay *ov)
@@ -344,11 +353,11 @@ static char *overlay_lowerdir(const struct mount_overlay *ov)
 	return s;
 }
 
-/* Options besides the lower layers. overlayfs unescapes upperdir and workdir whether they
- * come from mount(2) data or fsconfig (only lowerdir+ takes a raw path), so both are
- * always escaped. */
-static size_t overlay_opts(const struct mount_overlay *ov, struct mount_opt *o, char **upper,
-			   char **work)
+/* The options in bwrap's order, so that mount(2)'s data page holds the same string.
+ * overlayfs unescapes every path whether it comes from mount(2) data or fsconfig, so all
+ * are escaped; lower is the escaped "lowerdir=" list. */
+static size_t overlay_opts(const struct mount_overlay *ov, struct mount_opt *o, const char *lower,
+			   char **upper, char **work)
 {
 	size_t n = 0;
 
@@ -359,6 +368,7 @@ static size_t overlay_opts(const struct mount_overlay *ov, struct mount_opt *o, 
 		o[n++] = (struct mount_opt){ "upperdir", *upper };
 		o[n++] = (struct mount_opt){ "workdir", *work };
 	}
+	o[n++] = (struct mount_opt){ "lowerdir", lower };
 	if (ov->userxattr) {
 		/* In a user namespace the kernel cannot use file handles (no CAP_DAC_READ_SEARCH
 		 * in the initial namespace) and logs a warning for every mount as it falls back
@@ -385,31 +395,8 @@ static void overlay_read_log(int fsfd, const struct mount_overlay *ov)
 	}
 }
 
-/* fsconfig copies at most 255 bytes of a string value. */
-#define FSCONFIG_STRING_MAX 255
-
-/* One escaped "lowerdir=" list, as bwrap passes it, so mountinfo shows the same
- * options; lowerdir+ per layer (Linux 6.8) only when the list is too long for fsconfig. */
-static int overlay_configure(int fsfd, const struct mount_overlay *ov)
-{
-	_cleanup_free_ char *upper = NULL, *work = NULL, *lower = overlay_lowerdir(ov);
-	struct mount_opt o[8];
-	size_t n;
-	int r;
-
-	if (strlen(lower) <= FSCONFIG_STRING_MAX) {
-		if (sys_fsconfig(fsfd, FSCONFIG_SET_STRING, "lowerdir", lower, 0) < 0)
-			return -errno;
-	} else {
-		r = overlay_add_lowers(fsfd, ov);
-		if (r < 0)
-			return r;
-	}
-	n = overlay_opts(ov, o, &upper, &work);
-	return fs_configure(fsfd, o, n);
-}
-
-static int overlay_new_api(const struct mount_overlay *ov, uint64_t attrs, int dest_fd)
+static int overlay_new_api(const struct mount_overlay *ov, const struct mount_opt *opts,
+			   size_t n_opts, uint64_t attrs, int dest_fd)
 {
 	_cleanup_close_ int fsfd = -1, mfd = -1;
 	int r;
@@ -417,7 +404,7 @@ static int overlay_new_api(const struct mount_overlay *ov, uint64_t attrs, int d
 	fsfd = sys_fsopen("overlay", FSOPEN_CLOEXEC);
 	if (fsfd < 0)
 		return -errno;
-	r = overlay_configure(fsfd, ov);
+	r = fs_configure(fsfd, opts, n_opts);
 	if (r == 0) {
 		mfd = sys_fsmount(fsfd, FSMOUNT_CLOEXEC, (unsigned)attrs);
 		r = mfd < 0 ? -errno : 0;
@@ -444,15 +431,15 @@ char *mount_overlay_describe(const struct mount_overlay *ov)
 int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd)
 {
 	_cleanup_free_ char *upper = NULL, *work = NULL, *lower = NULL;
-	struct mount_opt o[9];
+	struct mount_opt o[8];
 	size_t n;
 
-	if (mount_api_available())
-		return overlay_new_api(ov, attrs, dest_fd);
+	/* One "lowerdir=" list, as bwrap passes it, so mountinfo shows the same. */
 	lower = overlay_lowerdir(ov);
-	o[0] = (struct mount_opt){ "lowerdir", lower };
-	n = 1 + overlay_opts(ov, o + 1, &upper, &work);
-	return mount_fs_at("overlay", o, n, attrs, dest_fd);
+	n = overlay_opts(ov, o, lower, &upper, &work);
+	if (mount_api_available() && fits_fsconfig(o, n))
+		return overlay_new_api(ov, o, n, attrs, dest_fd);
+	return legacy_mount_at("overlay", o, n, attrs, dest_fd);
 }
 
 int mount_error(struct nsrun_error *err, int r, const char *fmt, ...)

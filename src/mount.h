@@ -54,7 +54,8 @@ int mount_attach(int mnt_fd, int dest_fd);
 int mount_fs_open(const char *fstype, const struct mount_opt *opts, size_t n_opts, uint64_t attrs);
 
 /* Mount a new instance of fstype on dest_fd (fsopen... or mount(2) with a data string
- * built from opts; "source" is passed as mount(2)'s source in legacy mode). */
+ * built from opts; "source" is passed as mount(2)'s source in legacy mode). mount(2) also
+ * where a value is longer than the 255 bytes fsconfig takes. */
 int mount_fs_at(const char *fstype, const struct mount_opt *opts, size_t n_opts, uint64_t attrs,
 		int dest_fd);
 
@@ -64,8 +65,8 @@ int mount_set_attrs(int dest_fd, bool recursive, uint64_t attrs);
 int mount_set_readonly(int dest_fd);
 
 /* Overlay parameters: lowers top-first; upper/work NULL for a read-only overlay.
- * Passes one escaped "lowerdir=" list (as bwrap does, so mountinfo matches), and
- * "lowerdir+" per layer (Linux 6.8) only when that list is too long for fsconfig. */
+ * Passes one escaped "lowerdir=" list (as bwrap does, so mountinfo matches), through
+ * mount(2) where it or another value is too long for fsconfig, as mount_fs_at. */
 struct mount_overlay {
 	const char *const *lowers;
 	size_t n_lowers;

@@ -202,8 +202,9 @@ static int staging_setup(struct nsrun_error *err)
 		return error_set(err, errno, "pivot_root");
 	if (chdir("/") < 0)
 		return error_set(err, errno, "chdir /");
-	/* mount(2) reaches fd targets through /proc/self/fd: keep that path working. */
-	if (!mount_api_available() && symlink("oldroot/proc", "/proc") < 0)
+	/* mount(2) reaches fd targets through /proc/self/fd: keep that path working. It is
+	 * used without the mount API, and with it for values too long for fsconfig. */
+	if (symlink("oldroot/proc", "/proc") < 0)
 		return error_set(err, errno, "Can't create symlink /proc");
 	return 0;
 }
