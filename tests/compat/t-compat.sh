@@ -24,6 +24,25 @@ printf -- '--dir\0/mnt/fromargs\0--setenv\0FROM_ARGS\0yes\0' >"$IN/args"
 "$DENY" getpriority >"$IN/sc1" && "$DENY" umask >"$IN/sc2" || skip_all "seccomp-deny failed"
 echo x >"$IN/byte"
 echo 1 >"$IN/dir/f"
+
+# long_name BASE LEN: BASE extended to LEN bytes by components of d's (200 at most).
+long_name() {
+	local p=$1 rem n
+	while rem=$(($2 - ${#p})) && [ "$rem" -gt 1 ]; do
+		n=$((rem - 1 > 200 ? 200 : rem - 1))
+		[ $((rem - 1 - n)) -eq 1 ] && n=$((n - 1))
+		p+=/$(printf '%*s' "$n" '' | tr ' ' d)
+	done
+	printf '%s\n' "$p"
+}
+# Host sources whose "/oldroot" + name is just under, and just at, PATH_MAX (4096) bytes,
+# and one longer than the 255 bytes fsconfig takes of a string.
+SRC_FITS=$(long_name "$IN/deep" 4087)
+SRC_LONG=$(long_name "$IN/deep" 4088)
+SRC_300=$(long_name "$IN/deep" 300)
+mkdir -p "$SRC_FITS" "$SRC_LONG" "$SRC_300"
+echo 1 >"$SRC_300/f"
+chmod -R a+rX "$IN"
 HOST_NS=$("$PROBE" ns | sed 's/^ns\.[a-z]*=//' | sort -u)
 
 # has_opts OPT...: true when the system bwrap knows every OPT.
@@ -188,6 +207,28 @@ cases_files() {
 	c "--chmod missing" "--chmod" -- "${R[@]}" --tmpfs /mnt --chmod 0710 /mnt/d "$P" pid
 	c "--perms dangling" "--perms" -- "${R[@]}" --perms 0700 --bind / /mnt "$P" pid
 	c "--args" "--args" -- "${R[@]}" --tmpfs /mnt --args 4 "$P" ls /mnt getenv FROM_ARGS
+}
+
+# bwrap names a destination to the kernel as "/newroot" + DEST, which must be shorter than
+# PATH_MAX: which step fails, and its message, depend on where the name crosses it.
+cases_long_names() {
+	local fits too_long parents
+	fits=$(long_name /mnt 4087)
+	too_long=$(long_name /mnt 4088)
+	parents=$(long_name /mnt 4088)/x
+	c "--file at the name limit" "--file" -- "${R[@]}" --tmpfs /mnt --file 3 "$fits" "$P" stat "$fits"
+	c "--file past the name limit" "--file" -- "${R[@]}" --tmpfs /mnt --file 3 "$too_long" "$P" pid
+	c "--file parents past the name limit" "--file" -- "${R[@]}" --tmpfs /mnt --file 3 "$parents" "$P" pid
+	c "--dir past the name limit" "--dir" -- "${R[@]}" --tmpfs /mnt --dir "$too_long" "$P" pid
+	c "--bind-data past the name limit" "--bind-data" -- "${R[@]}" --tmpfs /mnt --bind-data 3 "$too_long" "$P" pid
+	c "--symlink past the name limit" "--symlink" -- "${R[@]}" --tmpfs /mnt --symlink /x "$too_long" "$P" pid
+	c "--dev node past the name limit" "--dev" -- "${R[@]}" --tmpfs /mnt --dev "$(long_name /mnt 4081)" "$P" pid
+	c "--proc cover past the name limit" "--proc" -- "${R[@]}" --tmpfs /mnt --unshare-pid --proc "$(long_name /mnt 4079)" "$P" pid
+	c "--bind source at the name limit" "--bind" -- "${R[@]}" --tmpfs /mnt --bind "$SRC_FITS" /mnt/x "$P" stat /mnt/x
+	c "--bind source past the name limit" "--bind" -- "${R[@]}" --tmpfs /mnt --bind "$SRC_LONG" /mnt/x "$P" pid
+	c "--bind-try missing source past the name limit" "--bind-try" -- "${R[@]}" --tmpfs /mnt --bind-try "$SRC_FITS/nope" /mnt/x "$P" pid
+	c "--overlay-src longer than fsconfig takes" "--overlay-src --tmp-overlay" -- "${R[@]}" --tmpfs /mnt \
+		--overlay-src "$SRC_300" --tmp-overlay /mnt/x "$P" ls /mnt/x mountinfo /mnt/x
 }
 
 cases_process() {
@@ -405,6 +446,7 @@ test_compat() {
 	cases_namespaces
 	cases_mounts
 	cases_files
+	cases_long_names
 	cases_process
 	cases_cli
 	cases_issue9
