@@ -134,7 +134,7 @@ static int confine(const struct setup_ctx *ctx, struct nsrun_error *err)
 _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask)
 {
 	const struct plan *plan = ctx->plan;
-	struct nsrun_error err = { 0 };
+	static struct nsrun_error err; /* see error.h */
 	sigset_t chld;
 
 	if (!plan->proc.as_pid_1 && plan->sync.sync_fd >= 0 && ctx->error_fd >= 0)
@@ -345,7 +345,7 @@ static int new_session(struct setup_ctx *ctx, struct nsrun_error *err)
 _noreturn_ void launch_in_place(struct setup_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
-	struct nsrun_error err = { 0 };
+	static struct nsrun_error err; /* see error.h */
 	sigset_t mask;
 
 	sigprocmask(SIG_SETMASK, NULL, &mask);

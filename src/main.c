@@ -115,7 +115,7 @@ static int run_doctor(bool json)
  * running a command. Takes the plan. */
 static int run_mode(struct plan *plan, const char *argv0)
 {
-	struct nsrun_error err = { 0 };
+	static struct nsrun_error err; /* see error.h */
 	bool json = plan->json;
 	enum plan_mode mode = plan->mode;
 
@@ -144,7 +144,7 @@ static int run_mode(struct plan *plan, const char *argv0)
 
 int main(int argc, char **argv)
 {
-	struct nsrun_error err = { 0 };
+	static struct nsrun_error err; /* see error.h */
 	struct cli_io io = {
 		.read_fd = cli_read_fd_default,
 		.check_fd = cli_check_fd_default,

@@ -161,7 +161,7 @@ static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_e
  * child ended before exec without a word, -errno with err filled on a setup failure. */
 static int read_outcome(struct monitor *mon, struct nsrun_error *err)
 {
-	char buf[1 + sizeof(struct nsrun_error)];
+	static char buf[1 + sizeof(struct nsrun_error)]; /* once per run; see error.h */
 	ssize_t total = supervise_read_full(&mon->sup, mon->error_fd, buf, sizeof(buf));
 
 	if (total == 1 && buf[0] == SETUP_EXEC_MARKER)

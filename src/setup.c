@@ -258,7 +258,7 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int 
 				int exec_fd, int *locks, size_t n_locks)
 {
 	const struct plan *plan = ctx->plan;
-	struct nsrun_error err = { 0 };
+	static struct nsrun_error err; /* see error.h */
 	_cleanup_free_ int *keep = xcalloc(n_locks + 2, sizeof(int));
 	size_t n_keep = 0;
 	int r;
@@ -385,7 +385,7 @@ static int prepare(const struct setup_ctx *ctx, struct nsrun_error *err)
 _noreturn_ static void start_under_pid1(const struct setup_ctx *ctx, char **envp, sigset_t *mask)
 {
 	const struct plan *plan = ctx->plan;
-	struct nsrun_error err = { 0 };
+	static struct nsrun_error err; /* see error.h */
 	int *fds; /* the payload closes them: pid 1's pipe ends, then the locks */
 	struct launch_child child;
 	size_t n_locks = 0;
@@ -426,7 +426,7 @@ _noreturn_ static void start_under_pid1(const struct setup_ctx *ctx, char **envp
 void setup_child(const struct setup_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
-	struct nsrun_error err = { 0 };
+	static struct nsrun_error err; /* see error.h */
 	_cleanup_strv_free_ char **envp = NULL;
 	const char *cwd;
 	sigset_t mask;
