@@ -299,6 +299,10 @@ static bool fits_fsconfig(const struct mount_opt *opts, size_t n_opts)
 	return true;
 }
 
+/* mount(2) copies one page of data and ends it with a NUL: a longer string is cut there
+ * without a word, and the cut options would name other directories. bwrap passes it so. */
+#define MOUNT_DATA_MAX 4095
+
 static int legacy_mount_at(const char *fstype, const struct mount_opt *opts, size_t n_opts,
 			   uint64_t attrs, int dest_fd)
 {
@@ -307,6 +311,8 @@ static int legacy_mount_at(const char *fstype, const struct mount_opt *opts, siz
 	char dst[64];
 
 	data = legacy_data(opts, n_opts, &source);
+	if (strlen(data) > MOUNT_DATA_MAX)
+		return -E2BIG;
 	fd_proc_path(dest_fd, dst);
 	if (mount(source, dst, fstype, attrs_to_ms(attrs), data) < 0)
 		return -errno;
@@ -395,16 +401,33 @@ static void overlay_read_log(int fsfd, const struct mount_overlay *ov)
 	}
 }
 
+/* lowerdir+ (Linux 6.8) takes one unescaped layer per call. */
+static int overlay_add_lowers(int fsfd, const struct mount_overlay *ov)
+{
+	for (size_t i = 0; i < ov->n_lowers; i++) {
+		if (strlen(ov->lowers[i]) > FSCONFIG_STRING_MAX)
+			return -E2BIG;
+		if (sys_fsconfig(fsfd, FSCONFIG_SET_STRING, "lowerdir+", ov->lowers[i], 0) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* per_layer: the layers go in one by one, and opts holds no "lowerdir". */
 static int overlay_new_api(const struct mount_overlay *ov, const struct mount_opt *opts,
-			   size_t n_opts, uint64_t attrs, int dest_fd)
+			   size_t n_opts, bool per_layer, uint64_t attrs, int dest_fd)
 {
 	_cleanup_close_ int fsfd = -1, mfd = -1;
 	int r;
 
+	if (!fits_fsconfig(opts, n_opts))
+		return -E2BIG;
 	fsfd = sys_fsopen("overlay", FSOPEN_CLOEXEC);
 	if (fsfd < 0)
 		return -errno;
-	r = fs_configure(fsfd, opts, n_opts);
+	r = per_layer ? overlay_add_lowers(fsfd, ov) : 0;
+	if (r == 0)
+		r = fs_configure(fsfd, opts, n_opts);
 	if (r == 0) {
 		mfd = sys_fsmount(fsfd, FSMOUNT_CLOEXEC, (unsigned)attrs);
 		r = mfd < 0 ? -errno : 0;
@@ -433,13 +456,25 @@ int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd
 	_cleanup_free_ char *upper = NULL, *work = NULL, *lower = NULL;
 	struct mount_opt o[8];
 	size_t n;
+	int r;
 
 	/* One "lowerdir=" list, as bwrap passes it, so mountinfo shows the same. */
 	lower = overlay_lowerdir(ov);
 	n = overlay_opts(ov, o, lower, &upper, &work);
 	if (mount_api_available() && fits_fsconfig(o, n))
-		return overlay_new_api(ov, o, n, attrs, dest_fd);
-	return legacy_mount_at("overlay", o, n, attrs, dest_fd);
+		return overlay_new_api(ov, o, n, false, attrs, dest_fd);
+	r = legacy_mount_at("overlay", o, n, attrs, dest_fd);
+	if (r != -E2BIG || !mount_api_available())
+		return r;
+	/* More than a page of options: only lowerdir+ can take them whole. */
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(o[i].key, "lowerdir") == 0) {
+			memmove(&o[i], &o[i + 1], (n - i - 1) * sizeof(o[0]));
+			n--;
+			break;
+		}
+	}
+	return overlay_new_api(ov, o, n, true, attrs, dest_fd);
 }
 
 int mount_error(struct nsrun_error *err, int r, const char *fmt, ...)

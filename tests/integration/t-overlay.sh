@@ -102,4 +102,75 @@ test_errors() {
 }
 for_each_mode test_errors
 
+# long_name BASE LEN: BASE extended to LEN bytes by components of q's (200 at most).
+long_name() {
+	local p=$1 rem n
+	while rem=$(($2 - ${#p})) && [ "$rem" -gt 1 ]; do
+		n=$((rem - 1 > 200 ? 200 : rem - 1))
+		[ $((rem - 1 - n)) -eq 1 ] && n=$((n - 1))
+		p+=/$(printf '%*s' "$n" '' | tr ' ' q)
+	done
+	printf '%s\n' "$p"
+}
+
+# kernel_at_least MAJOR MINOR: the running kernel is that version or newer.
+kernel_at_least() {
+	local v maj min
+	v=$(uname -r)
+	maj=${v%%.*}
+	v=${v#*.}
+	min=${v%%[!0-9]*}
+	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
+}
+
+# mount(2) reads one page of options and cuts the rest without a word, so bwrap's
+# options over a page name other directories (or fail). nsrun refuses them, unless
+# lowerdir+ (Linux 6.8) can take every layer (each within fsconfig's 255 bytes).
+LONG_A=$(long_name "$TMP/long-a" 2400)
+LONG_B=$(long_name "$TMP/long-b" 2400)
+mkdir -p "$LONG_A" "$LONG_B"
+echo a >"$LONG_A/fa"
+echo b >"$LONG_B/fb"
+SHORT_LAYERS=()
+SHORT_FILES=
+for i in $(seq 10 29); do
+	d=$(long_name "$TMP/short-$i" 230)
+	mkdir -p "$d"
+	: >"$d/f$i"
+	SHORT_LAYERS+=(--overlay-src "$d")
+	SHORT_FILES+=" f$i"
+done
+# Cut at a page, the hide overlay's lower layer would name one of the x's above it.
+HIDE_DIR=$(long_name "$TMP/hide" 3800)
+while [ ${#HIDE_DIR} -lt 4086 ]; do HIDE_DIR+=/x; done
+mkdir -p "$HIDE_DIR"
+: >"$HIDE_DIR/keep"
+: >"$HIDE_DIR/secret"
+chmod -R a+rX "$TMP"
+
+test_long_options() {
+	local out rc
+	out=$(bwrap_nsrun --ro-bind / / --tmpfs /mnt --overlay-src "$LONG_A" --overlay-src "$LONG_B" \
+		--ro-overlay /mnt/o "$PROBE" ls /mnt/o 2>&1)
+	rc=$?
+	check_eq "overlay options over a page, layers over 255 bytes: exit 1" 1 "$rc"
+	check_match "overlay options over a page: refused whole" \
+		"^bwrap: Can't make overlay mount on /newroot/mnt/o with options .*,userxattr: Argument list too long\$" "$out"
+	out=$(bwrap_nsrun --ro-bind / / --tmpfs /mnt "${SHORT_LAYERS[@]}" --ro-overlay /mnt/o "$PROBE" ls /mnt/o 2>&1)
+	if kernel_at_least 6 8; then
+		check_eq "20 layers over a page, each within 255 bytes: lowerdir+ mounts them all" \
+			"${SHORT_FILES# }" "$(get ls:/mnt/o "$out")"
+	else
+		check_match "20 layers over a page, no lowerdir+: refused" "Argument list too long|Invalid argument" "$out"
+	fi
+	out=$(nsrun --ro-bind / / --overlay-hide "$HIDE_DIR/secret" "$PROBE" ls "$HIDE_DIR" 2>&1)
+	rc=$?
+	check "--overlay-hide in a directory too deep for the options: not run" test "$rc" -ne 0
+	check_eq "--overlay-hide in a directory too deep for the options: no other directory shown" \
+		"" "$(get "ls:$HIDE_DIR" "$out")"
+	check_match "--overlay-hide in a directory too deep for the options: says why" \
+		"Argument list too long|Invalid argument" "$out"
+}
+for_each_mode test_long_options
+
 done_testing
