@@ -78,29 +78,6 @@ static unsigned long attrs_to_ms(uint64_t attrs)
 	return f;
 }
 
-static void fd_proc_path(int fd, char buf[static 64])
-{
-	char num[NUM_BUF_SIZE];
-
-	stpcpy(stpcpy(buf, "/proc/self/fd/"), num_str(num, (unsigned)fd, 10));
-}
-
-/* The path of fd as the current root sees it: mount(2) by this string reaches the
- * topmost mount there, which a /proc/self/fd link to a covered dentry would not. */
-static int fd_real_path(int fd, char **ret)
-{
-	char link[64], buf[PATH_MAX];
-	ssize_t n;
-
-	fd_proc_path(fd, link);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	*ret = xstrdup(buf);
-	return 0;
-}
-
 /* Per-mount flags the kernel would otherwise reset (or refuse to clear when locked). */
 static int legacy_remount_one(const char *path, unsigned long add)
 {
@@ -141,6 +118,8 @@ static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs, bool fail_op
 	unsigned long add = attrs_to_ms(attrs);
 	int r;
 
+	/* By its path, not its /proc/self/fd link: mount(2) then reaches the topmost mount
+	 * there, which a link to the covered dentry would not. */
 	r = fd_real_path(fd, &path);
 	if (r < 0)
 		return r;
@@ -186,10 +165,10 @@ int mount_attach(int mnt_fd, int dest_fd)
 
 static int legacy_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs, bool fail_open)
 {
-	char src[64], dst[64];
+	char src[FD_PATH_SIZE], dst[FD_PATH_SIZE];
 
-	fd_proc_path(src_fd, src);
-	fd_proc_path(dest_fd, dst);
+	fd_proc_path(src, src_fd);
+	fd_proc_path(dst, dest_fd);
 	if (mount(src, dst, NULL, MS_BIND | (recursive ? MS_REC : 0), NULL) < 0)
 		return -errno;
 	/* Flags must be re-applied on a fresh lookup: dest_fd still names the covered dir. */
@@ -308,12 +287,12 @@ static int legacy_mount_at(const char *fstype, const struct mount_opt *opts, siz
 {
 	_cleanup_free_ char *data = NULL;
 	const char *source = fstype;
-	char dst[64];
+	char dst[FD_PATH_SIZE];
 
 	data = legacy_data(opts, n_opts, &source);
 	if (strlen(data) > MOUNT_DATA_MAX)
 		return -E2BIG;
-	fd_proc_path(dest_fd, dst);
+	fd_proc_path(dst, dest_fd);
 	if (mount(source, dst, fstype, attrs_to_ms(attrs), data) < 0)
 		return -errno;
 	return 0;

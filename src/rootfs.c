@@ -101,17 +101,16 @@ static int resolve_one(const char *path, bool try, char **ret, bool *skip, struc
  * from (unprivileged), so --bind-fd binds the fd's path here and checks the result. */
 static int resolve_fd(int fd, char **ret, struct nsrun_error *err)
 {
-	char num[NUM_BUF_SIZE], buf[PATH_MAX];
-	_cleanup_free_ char *link = xconcat("/proc/self/fd/", num_str(num, (unsigned)fd, 10));
-	ssize_t n;
+	_cleanup_free_ char *path = NULL;
+	char link[FD_PATH_SIZE];
+	int r = fd_real_path(fd, &path);
 
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return error_set(err, errno, "Can't find source path %s", link);
-	buf[n] = '\0';
-	if (buf[0] != '/')
+	fd_proc_path(link, fd);
+	if (r < 0)
+		return error_set(err, -r, "Can't find source path %s", link);
+	if (path[0] != '/')
 		return error_set(err, ENOENT, "Can't find source path %s", link);
-	*ret = xconcat(OLDROOT, strcmp(buf, "/") == 0 ? "" : buf);
+	*ret = xconcat(OLDROOT, strcmp(path, "/") == 0 ? "" : path);
 	return 0;
 }
 
@@ -335,17 +334,19 @@ static int do_bind_fd(int root_fd, const struct op *op, const char *src, bool fa
 static int do_remount_ro(int root_fd, const struct op *op, struct nsrun_error *err)
 {
 	_cleanup_close_ int fd = path_open(root_fd, op->dest, O_PATH);
+	_cleanup_free_ char *real = NULL;
 	int r;
 
 	if (fd < 0)
 		return error_set(err, -fd, "Can't remount readonly on %s%s: realpath(destination)",
 				 NEWROOT, op->dest);
 	r = mount_set_readonly(fd);
-	if (r == -EINVAL) /* not a mount point */
+	if (r == -EINVAL) /* not a mount point: bwrap names the real path it looked for */
 		return error_set_plain(err, EINVAL,
-				       "Can't remount readonly on %s%s: Unable to find \"%s%s\" in "
+				       "Can't remount readonly on %s%s: Unable to find \"%s\" in "
 				       "mount table",
-				       NEWROOT, op->dest, NEWROOT, op->dest);
+				       NEWROOT, op->dest,
+				       fd_real_path(fd, &real) == 0 ? real : op->dest);
 	if (r < 0)
 		return mount_error(err, r, "Can't remount readonly on %s%s", NEWROOT, op->dest);
 	return 0;

@@ -404,3 +404,24 @@ char *path_join(const char *a, const char *b)
 		b++;
 	return xjoin_n(a, la, b);
 }
+
+void fd_proc_path(char buf[static FD_PATH_SIZE], int fd)
+{
+	char num[NUM_BUF_SIZE];
+
+	stpcpy(stpcpy(buf, "/proc/self/fd/"), num_str(num, (unsigned)fd, 10));
+}
+
+int fd_real_path(int fd, char **ret)
+{
+	char link[FD_PATH_SIZE], buf[PATH_MAX];
+	ssize_t n;
+
+	fd_proc_path(link, fd);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	*ret = xstrdup(buf);
+	return 0;
+}

@@ -29,6 +29,13 @@ char *xjoin_n(const char *a, size_t la, const char *b);
 #define NUM_BUF_SIZE 24
 const char *num_str(char buf[static NUM_BUF_SIZE], unsigned long long v, unsigned base);
 
+/* "/proc/self/fd/N": the name by which path-taking syscalls such as mount(2) reach fd. */
+#define FD_PATH_SIZE 64
+void fd_proc_path(char buf[static FD_PATH_SIZE], int fd);
+/* The path of fd as the current root sees it (its /proc/self/fd link): -errno, or 0
+ * and *ret, which the caller frees. */
+int fd_real_path(int fd, char **ret);
+
 /* NULL-terminated string vectors. */
 size_t strv_length(char *const *v);
 char **strv_copy(char *const *v);

@@ -5,10 +5,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -277,6 +280,25 @@ static void test_read_full(void **state)
 	assert_int_equal(read_byte(-1), -1);
 }
 
+/* An fd's /proc/self/fd name and its real path, as mount(2) and messages use them. */
+static void test_fd_paths(void **state)
+{
+	char link[FD_PATH_SIZE], *real = NULL;
+	int fd = open("/usr/bin", O_PATH | O_CLOEXEC);
+
+	(void)state;
+	assert_true(fd >= 0);
+	fd_proc_path(link, 7);
+	assert_string_equal(link, "/proc/self/fd/7");
+	fd_proc_path(link, 2147483647);
+	assert_string_equal(link, "/proc/self/fd/2147483647");
+	assert_int_equal(fd_real_path(fd, &real), 0);
+	assert_string_equal(real, "/usr/bin");
+	free(real);
+	close(fd);
+	assert_int_equal(fd_real_path(fd, &real), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_strings),	      cmocka_unit_test(test_concat),
 		cmocka_unit_test(test_xappend),	      cmocka_unit_test(test_read_all),
 		cmocka_unit_test(test_path_is_below), cmocka_unit_test(test_read_full),
+		cmocka_unit_test(test_fd_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
