@@ -150,6 +150,31 @@ int files_bind_data(int root_fd, int staging_fd, const char *dest, int data_fd, 
 	return 0;
 }
 
+/* DEST exists: fine when it is the same symlink (bwrap 0.9's idempotence), else bwrap's
+ * words for what is there. */
+static int symlink_existing(int dir, const char *name, const char *target, const char *dest,
+			    struct nsrun_error *err)
+{
+	char existing[PATH_MAX];
+	ssize_t n = readlinkat(dir, name, existing, sizeof(existing) - 1);
+
+	if (n < 0 && errno == EINVAL)
+		return error_set_plain(err, EEXIST,
+				       "Can't make symlink at %s: destination exists and is not a "
+				       "symlink",
+				       dest);
+	if (n < 0)
+		return error_set(err, errno,
+				 "Can't make symlink at %s: destination exists, and cannot read "
+				 "symlink target",
+				 dest);
+	existing[n] = '\0';
+	if (strcmp(existing, target) == 0)
+		return 0;
+	return error_set_plain(err, EEXIST, "Can't make symlink at %s: existing destination is %s",
+			       dest, existing);
+}
+
 int files_symlink(int root_fd, const char *target, const char *dest, mode_t parent_mode,
 		  struct nsrun_error *err)
 {
@@ -159,8 +184,6 @@ int files_symlink(int root_fd, const char *target, const char *dest, mode_t pare
 		.last = PATH_LAST_PARENT,
 	};
 	struct path_walk_result res;
-	char existing[PATH_MAX];
-	ssize_t n;
 	int r;
 
 	r = path_walk(root_fd, dest, &o, &res);
@@ -168,26 +191,15 @@ int files_symlink(int root_fd, const char *target, const char *dest, mode_t pare
 		return error_set(err, -r, "Can't mkdir parents for %s", dest);
 	/* The walk above checked the parents' part of DEST against the name limit. */
 	if (!path_name_fits(dest, NULL))
-		r = -ENAMETOOLONG;
+		r = error_set(err, ENAMETOOLONG, "Can't make symlink at %s", dest);
+	else if (symlinkat(target, res.parent_fd, res.name) == 0)
+		r = 0;
+	else if (errno == EEXIST)
+		r = symlink_existing(res.parent_fd, res.name, target, dest, err);
 	else
-		r = symlinkat(target, res.parent_fd, res.name) < 0 ? -errno : 0;
-	if (r == -EEXIST) {
-		n = readlinkat(res.parent_fd, res.name, existing, sizeof(existing) - 1);
-		if (n >= 0) {
-			existing[n] = '\0';
-			r = strcmp(existing, target) == 0 ? 0 : -EEXIST;
-		}
-		if (n >= 0 && r < 0) {
-			path_walk_result_free(&res);
-			return error_set_plain(
-				err, EEXIST, "Can't make symlink at %s: existing destination is %s",
-				dest, existing);
-		}
-	}
+		r = error_set(err, errno, "Can't make symlink at %s", dest);
 	path_walk_result_free(&res);
-	if (r < 0)
-		return error_set(err, -r, "Can't make symlink at %s", dest);
-	return 0;
+	return r;
 }
 
 int files_chmod(int root_fd, const char *path, mode_t mode, struct nsrun_error *err)

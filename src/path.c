@@ -215,7 +215,8 @@ static int create_component(const struct walk *w, const char *name, bool is_last
 	void *ctx = w->t->ctx;
 	int r;
 
-	if (!is_last) {
+	/* "NAME/" at the end is one of the parents, as mkdir -p makes them (and bwrap). */
+	if (!is_last || (slash && o->last == PATH_LAST_PARENT)) {
 		if (!o->create_parents)
 			return -ENOENT;
 		r = w->t->mkdir ? w->t->mkdir(ctx, top(w), name, o->parent_mode) : -EROFS;
@@ -316,7 +317,7 @@ static int walk_step(struct walk *w, char **buf, char **p, const struct path_wal
 		return 0;
 	}
 	h = w->t->open(w->t->ctx, top(w), comp);
-	if (is_last && o->last == PATH_LAST_PARENT) {
+	if (is_last && !slash && o->last == PATH_LAST_PARENT) {
 		if (h < 0 && h != -ENOENT)
 			return h;
 		return walk_finish(w, h < 0 ? -1 : h, comp, res);

@@ -15,7 +15,8 @@ enum path_last {
 	PATH_LAST_EXISTING = 0, /* the last component must exist */
 	PATH_LAST_DIR,		/* create a missing last component as a directory */
 	PATH_LAST_FILE,		/* create a missing last component as an empty file */
-	PATH_LAST_PARENT,	/* stop at the last component: fd may be -1, never followed */
+	PATH_LAST_PARENT,	/* stop at the last component: fd may be -1, never followed;
+				 * a last "NAME/" is a parent, created and followed */
 };
 
 /* What path_walk does with missing components and the last one. */

@@ -203,6 +203,12 @@ cases_files() {
 	fi
 	c "--symlink twice" "$SYMLINK_IDEMPOTENT" -- "${R[@]}" --tmpfs /mnt --symlink /dev/null /mnt/l --symlink /dev/null /mnt/l "$P" readlink /mnt/l
 	c "--symlink existing dest" "$SYMLINK_IDEMPOTENT" -- "${R[@]}" --tmpfs /mnt --symlink /dev/null /mnt/l --symlink /dev/zero /mnt/l "$P" pid
+	c "--symlink over a directory" "--symlink" -- "${R[@]}" --tmpfs /mnt --symlink /x /mnt "$P" pid
+	c "--symlink to DEST/" "--symlink" -- "${R[@]}" --tmpfs /mnt --symlink /x /mnt/a/ "$P" pid
+	c "--perms --dir DEST/: made as a parent" "--perms --dir" -- "${R[@]}" --tmpfs /mnt --perms 0711 --dir /mnt/a/ \
+		--perms 0711 --dir /mnt/b//c "$P" stat /mnt/a stat /mnt/b stat /mnt/b/c
+	c "--remount-ro of a path that is no mount point" "--remount-ro" -- "${R[@]}" --tmpfs /mnt --dir /mnt/a \
+		--remount-ro /mnt//a/./ "$P" pid
 	c "--chmod" "--chmod" -- "${R[@]}" --tmpfs /mnt --dir /mnt/d --chmod 0710 /mnt/d "$P" stat /mnt/d
 	c "--chmod missing" "--chmod" -- "${R[@]}" --tmpfs /mnt --chmod 0710 /mnt/d "$P" pid
 	c "--perms dangling" "--perms" -- "${R[@]}" --perms 0700 --bind / /mnt "$P" pid

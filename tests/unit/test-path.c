@@ -254,6 +254,14 @@ static void test_parent_walk(void **state)
 	assert_true(res.fd >= 0);
 	assert_int_equal(readlinkat(res.parent_fd, res.name, target, sizeof(target)), 8);
 	path_walk_result_free(&res);
+	/* A last "NAME/" is a parent: made with the parents' mode, and the result is in it. */
+	assert_int_equal(path_mkdir_parents(f->root_fd, "p/made/", 0701), 0);
+	assert_int_equal(mode_of(f, "p/made"), S_IFDIR | 0701);
+	assert_int_equal(path_walk(f->root_fd, "p/made//", &o, &res), 0);
+	assert_true(res.fd >= 0);
+	assert_string_equal(res.name, "made");
+	path_walk_result_free(&res);
+	assert_int_equal(path_mkdir_parents(f->root_fd, "etc/f/", 0701), -ENOTDIR);
 	/* The root itself. */
 	assert_int_equal(path_walk(f->root_fd, "/", &o, &res), 0);
 	assert_string_equal(res.name, ".");
