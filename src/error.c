@@ -36,6 +36,20 @@ void log_set_level_prefix(bool on)
 	level_prefix = on;
 }
 
+/* A message too long for the struct (an overlay's many long layers) keeps its end: what
+ * fits, "...", then ": strerror", so the reason is never what is cut. */
+static void error_suffix(struct nsrun_error *err, size_t len, const char *suffix)
+{
+	size_t room = sizeof(err->msg), need = strlen(suffix) + 3;
+
+	if (len + strlen(suffix) >= room) {
+		len = room - 1 - need;
+		memcpy(err->msg + len, "...", 3);
+		len += 3;
+	}
+	memcpy(err->msg + len, suffix, strlen(suffix) + 1);
+}
+
 static _printf_(4, 0) int error_vset(struct nsrun_error *err, int code, bool with_strerror,
 				     const char *fmt, va_list ap)
 {
@@ -46,9 +60,14 @@ static _printf_(4, 0) int error_vset(struct nsrun_error *err, int code, bool wit
 		n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		if (n < 0)
 			n = 0;
-		if (with_strerror && code != 0 && (size_t)n < sizeof(err->msg))
-			snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, ": %s",
-				 strerror(code));
+		if (with_strerror && code != 0) {
+			char suffix[128];
+
+			snprintf(suffix, sizeof(suffix), ": %s", strerror(code));
+			error_suffix(err, (size_t)n, suffix);
+		} else if ((size_t)n >= sizeof(err->msg)) {
+			error_suffix(err, (size_t)n, "");
+		}
 	}
 	return code > 0 ? -code : -EINVAL;
 }

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "error.h"
 #include "util.h"
 
 static void test_parse_fd(void **state)
@@ -280,6 +281,31 @@ static void test_read_full(void **state)
 	assert_int_equal(read_byte(-1), -1);
 }
 
+/* A message too long for the struct keeps its reason at the end. */
+static void test_error_set(void **state)
+{
+	static struct nsrun_error e;
+	static char big[NSRUN_ERROR_MSG_MAX + 100];
+	const char *tail = "...: No such file or directory";
+
+	(void)state;
+	assert_int_equal(error_set(&e, ENOENT, "Can't find %s", "x"), -ENOENT);
+	assert_string_equal(e.msg, "Can't find x: No such file or directory");
+	memset(big, 'p', sizeof(big) - 1);
+	error_set(&e, ENOENT, "Can't find %s", big);
+	assert_int_equal(strlen(e.msg), sizeof(e.msg) - 1);
+	assert_string_equal(e.msg + strlen(e.msg) - strlen(tail), tail);
+	assert_memory_equal(e.msg, "Can't find ppp", 14);
+	error_set_plain(&e, 0, "%s", big);
+	assert_int_equal(strlen(e.msg), sizeof(e.msg) - 1);
+	assert_string_equal(e.msg + strlen(e.msg) - 4, "p...");
+	/* Just fitting: nothing cut. */
+	big[sizeof(e.msg) - 1 - strlen(": No such file or directory")] = '\0';
+	error_set(&e, ENOENT, "%s", big);
+	assert_int_equal(strlen(e.msg), sizeof(e.msg) - 1);
+	assert_string_equal(e.msg + strlen(e.msg) - 30, "ppp: No such file or directory");
+}
+
 /* An fd's /proc/self/fd name and its real path, as mount(2) and messages use them. */
 static void test_fd_paths(void **state)
 {
@@ -308,7 +334,7 @@ int main(void)
 		cmocka_unit_test(test_strings),	      cmocka_unit_test(test_concat),
 		cmocka_unit_test(test_xappend),	      cmocka_unit_test(test_read_all),
 		cmocka_unit_test(test_path_is_below), cmocka_unit_test(test_read_full),
-		cmocka_unit_test(test_fd_paths),
+		cmocka_unit_test(test_fd_paths),      cmocka_unit_test(test_error_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
