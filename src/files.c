@@ -150,29 +150,46 @@ int files_bind_data(int root_fd, int staging_fd, const char *dest, int data_fd, 
 	return 0;
 }
 
-/* DEST exists: fine when it is the same symlink (bwrap 0.9's idempotence), else bwrap's
- * words for what is there. */
+/* bwrap's words when symlink(2) found DEST there and readlink(2) failed with e. */
+static int symlink_unreadable(int e, const char *dest, struct nsrun_error *err)
+{
+	if (e == EINVAL)
+		return error_set_plain(err, EEXIST,
+				       "Can't make symlink at %s: destination exists and is not a "
+				       "symlink",
+				       dest);
+	return error_set(err, e,
+			 "Can't make symlink at %s: destination exists, and cannot read symlink "
+			 "target",
+			 dest);
+}
+
+/* DEST exists: fine when it is the same symlink (bwrap 0.9's idempotence). */
 static int symlink_existing(int dir, const char *name, const char *target, const char *dest,
 			    struct nsrun_error *err)
 {
 	char existing[PATH_MAX];
 	ssize_t n = readlinkat(dir, name, existing, sizeof(existing) - 1);
 
-	if (n < 0 && errno == EINVAL)
-		return error_set_plain(err, EEXIST,
-				       "Can't make symlink at %s: destination exists and is not a "
-				       "symlink",
-				       dest);
 	if (n < 0)
-		return error_set(err, errno,
-				 "Can't make symlink at %s: destination exists, and cannot read "
-				 "symlink target",
-				 dest);
+		return symlink_unreadable(errno, dest, err);
 	existing[n] = '\0';
 	if (strcmp(existing, target) == 0)
 		return 0;
 	return error_set_plain(err, EEXIST, "Can't make symlink at %s: existing destination is %s",
 			       dest, existing);
+}
+
+/* "DEST/": the parents' walk made it a directory where nothing was, so symlink(2) finds
+ * something there, and bwrap's readlink of DEST/ follows every link in it. */
+static int symlink_slash(int root_fd, const char *dest, struct nsrun_error *err)
+{
+	int fd = path_open(root_fd, dest, O_PATH);
+
+	if (fd < 0)
+		return symlink_unreadable(-fd, dest, err);
+	close(fd);
+	return symlink_unreadable(EINVAL, dest, err);
 }
 
 int files_symlink(int root_fd, const char *target, const char *dest, mode_t parent_mode,
@@ -190,7 +207,11 @@ int files_symlink(int root_fd, const char *target, const char *dest, mode_t pare
 	if (r < 0)
 		return error_set(err, -r, "Can't mkdir parents for %s", dest);
 	/* The walk above checked the parents' part of DEST against the name limit. */
-	if (!path_name_fits(dest, NULL))
+	if (dest[0] && dest[strlen(dest) - 1] == '/')
+		r = symlink_slash(root_fd, dest, err);
+	else if (res.parent_fd < 0) /* past a dangling symlink */
+		r = error_set(err, ENOENT, "Can't make symlink at %s", dest);
+	else if (!path_name_fits(dest, NULL))
 		r = error_set(err, ENAMETOOLONG, "Can't make symlink at %s", dest);
 	else if (symlinkat(target, res.parent_fd, res.name) == 0)
 		r = 0;

@@ -278,10 +278,6 @@ static bool fits_fsconfig(const struct mount_opt *opts, size_t n_opts)
 	return true;
 }
 
-/* mount(2) copies one page of data and ends it with a NUL: a longer string is cut there
- * without a word, and the cut options would name other directories. bwrap passes it so. */
-#define MOUNT_DATA_MAX 4095
-
 static int legacy_mount_at(const char *fstype, const struct mount_opt *opts, size_t n_opts,
 			   uint64_t attrs, int dest_fd)
 {
@@ -290,7 +286,10 @@ static int legacy_mount_at(const char *fstype, const struct mount_opt *opts, siz
 	char dst[FD_PATH_SIZE];
 
 	data = legacy_data(opts, n_opts, &source);
-	if (strlen(data) > MOUNT_DATA_MAX)
+	/* mount(2) copies one page of data and ends it with a NUL: a longer string is cut
+	 * there without a word, and the cut options would name other directories (bwrap
+	 * passes it so). */
+	if (strlen(data) >= (size_t)getpagesize())
 		return -E2BIG;
 	fd_proc_path(dst, dest_fd);
 	if (mount(source, dst, fstype, attrs_to_ms(attrs), data) < 0)

@@ -162,6 +162,8 @@ struct walk {
 	size_t depth, cap;
 	char *canon; /* "" for the root, else "/a/b" */
 	unsigned links;
+	size_t link_end; /* the buffer's components that start before this offset came from
+			  * symlinks' targets, the others from the caller's path */
 };
 
 static void walk_push(struct walk *w, int h, const char *name)
@@ -208,9 +210,26 @@ static int top(const struct walk *w)
 	return w->h[w->depth - 1];
 }
 
-/* Creates the missing component NAME in the current directory as the options say. */
+/* create_component's answer for a parents' walk that passes over a dangling symlink. */
+#define WALK_STOPPED 2
+
+/* Whether the caller's own path, from rest on, still names a parent (a component with a
+ * '/' after it). */
+static bool own_parents_left(const char *rest)
+{
+	rest += strspn(rest, "/");
+	return strchr(rest, '/') != NULL;
+}
+
+/* Creates the missing component NAME in the current directory as the options say.
+ * from_link: NAME comes from a symlink's target. mkdir(2) never creates through a
+ * symlink, and bwrap's mkdir -p passes over a dangling one (its EEXIST ignored) to fail
+ * at the next name, so such a NAME is only created as the file of PATH_LAST_FILE, as
+ * open(O_CREAT) follows the link: else ENOENT, or WALK_STOPPED for a parents' walk
+ * with no parent of the caller's own left to make. */
 static int create_component(const struct walk *w, const char *name, bool is_last, bool slash,
-			    const struct path_walk_opts *o, bool *created)
+			    bool from_link, const char *own_rest, const struct path_walk_opts *o,
+			    bool *created)
 {
 	void *ctx = w->t->ctx;
 	int r;
@@ -219,11 +238,17 @@ static int create_component(const struct walk *w, const char *name, bool is_last
 	if (!is_last || (slash && o->last == PATH_LAST_PARENT)) {
 		if (!o->create_parents)
 			return -ENOENT;
+		if (from_link)
+			return o->last == PATH_LAST_PARENT && !own_parents_left(own_rest) ?
+				       WALK_STOPPED :
+				       -ENOENT;
 		r = w->t->mkdir ? w->t->mkdir(ctx, top(w), name, o->parent_mode) : -EROFS;
 		return r == -EEXIST ? 0 : r;
 	}
 	switch (o->last) {
 	case PATH_LAST_DIR:
+		if (from_link)
+			return -ENOENT;
 		r = w->t->mkdir ? w->t->mkdir(ctx, top(w), name, o->last_mode) : -EROFS;
 		break;
 	case PATH_LAST_FILE:
@@ -242,11 +267,14 @@ static int create_component(const struct walk *w, const char *name, bool is_last
 	return r == -EEXIST ? 0 : r;
 }
 
-/* Replaces the walked part of *buf with the link target followed by the rest. */
-static int splice_link(struct walk *w, int link, char **buf, const char *rest)
+/* Replaces the walked part of *buf with the link target followed by the rest. slash: the
+ * link's name had a '/' after it, which then applies to the target. */
+static int splice_link(struct walk *w, int link, char **buf, const char *rest, bool slash)
 {
 	char target[PATH_MAX];
 	int n = w->t->readlink(w->t->ctx, link, target, sizeof(target) - 1);
+	size_t rest_off = (size_t)(rest - *buf);
+	const char *sep = *rest || slash ? "/" : "";
 	char *next;
 
 	if (n < 0)
@@ -255,10 +283,24 @@ static int splice_link(struct walk *w, int link, char **buf, const char *rest)
 	if (target[0] == '/')
 		walk_pop_to(w, 1);
 	/* No '/' after the target when nothing follows: it would read as "a directory". */
-	next = xconcat(target, *rest ? "/" : "", rest);
+	next = xconcat(target, sep, rest);
+	/* What of the rest came from earlier links still did. */
+	w->link_end =
+		(size_t)n + strlen(sep) + (w->link_end > rest_off ? w->link_end - rest_off : 0);
 	free(*buf);
 	*buf = next;
 	return 0;
+}
+
+/* A parents' walk that reached a dangling symlink's missing target with nothing of its
+ * own left to make: done, as bwrap's mkdir -p is, with nothing to show (fds -1). */
+static int walk_stopped(const char *name, struct path_walk_result *res)
+{
+	res->fd = -1;
+	res->parent_fd = -1;
+	res->name = xstrdup(name);
+	res->canon = xstrdup("");
+	return 1;
 }
 
 /* Fills *res with h (may be -1) named NAME in the current directory; returns 1 (done). */
@@ -284,7 +326,7 @@ static int walk_finish(struct walk *w, int h, const char *name, struct path_walk
 }
 
 /* Follows the symlink h; the walk goes on from the start of the spliced buffer. */
-static int step_link(struct walk *w, int h, char **buf, char **p, const char *next,
+static int step_link(struct walk *w, int h, char **buf, char **p, const char *next, bool slash,
 		     const struct path_walk_opts *o)
 {
 	int r;
@@ -292,7 +334,7 @@ static int step_link(struct walk *w, int h, char **buf, char **p, const char *ne
 	if (o->no_symlinks || ++w->links > PATH_MAX_LINKS)
 		r = -ELOOP;
 	else
-		r = splice_link(w, h, buf, next);
+		r = splice_link(w, h, buf, next, slash);
 	w->t->close(w->t->ctx, h);
 	*p = *buf;
 	return r;
@@ -323,7 +365,10 @@ static int walk_step(struct walk *w, char **buf, char **p, const struct path_wal
 		return walk_finish(w, h < 0 ? -1 : h, comp, res);
 	}
 	if (h == -ENOENT) {
-		r = create_component(w, comp, is_last, slash, o, &res->created);
+		r = create_component(w, comp, is_last, slash, (size_t)(comp - *buf) < w->link_end,
+				     *buf + w->link_end, o, &res->created);
+		if (r == WALK_STOPPED)
+			return walk_stopped(comp, res);
 		if (r < 0)
 			return r;
 		h = w->t->open(w->t->ctx, top(w), comp);
@@ -336,7 +381,7 @@ static int walk_step(struct walk *w, char **buf, char **p, const struct path_wal
 		return r;
 	}
 	if (S_ISLNK(mode) && !(is_last && o->nofollow_last))
-		return step_link(w, h, buf, p, next, o);
+		return step_link(w, h, buf, p, next, slash, o);
 	if (is_last && (!slash || S_ISDIR(mode) || S_ISLNK(mode)))
 		return walk_finish(w, h, comp, res);
 	if (!S_ISDIR(mode)) {

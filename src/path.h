@@ -16,7 +16,8 @@ enum path_last {
 	PATH_LAST_DIR,		/* create a missing last component as a directory */
 	PATH_LAST_FILE,		/* create a missing last component as an empty file */
 	PATH_LAST_PARENT,	/* stop at the last component: fd may be -1, never followed;
-				 * a last "NAME/" is a parent, created and followed */
+				 * a last "NAME/" is a parent, created and followed; past a
+				 * dangling symlink the walk stops with both fds -1 */
 };
 
 /* What path_walk does with missing components and the last one. */

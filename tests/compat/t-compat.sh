@@ -209,6 +209,19 @@ cases_files() {
 		--perms 0711 --dir /mnt/b//c "$P" stat /mnt/a stat /mnt/b stat /mnt/b/c
 	c "--remount-ro of a path that is no mount point" "--remount-ro" -- "${R[@]}" --tmpfs /mnt --dir /mnt/a \
 		--remount-ro /mnt//a/./ "$P" pid
+	# Dangling symlinks: mkdir(2) never creates through one, open(O_CREAT) does.
+	c "--symlink to a dangling DEST/" "--symlink" -- "${R[@]}" --tmpfs /mnt --symlink x /mnt/a \
+		--symlink /t /mnt/a/ "$P" ls /mnt
+	c "--symlink past a dangling symlink" "--symlink" -- "${R[@]}" --tmpfs /mnt --symlink /mnt/x /mnt/a \
+		--symlink /t /mnt/a/b "$P" ls /mnt
+	c "--dir past a dangling symlink" "--dir" -- "${R[@]}" --tmpfs /mnt --symlink /mnt/x /mnt/a \
+		--dir /mnt/a/b "$P" ls /mnt
+	c "--dir two past a dangling symlink" "--dir" -- "${R[@]}" --tmpfs /mnt --symlink /mnt/x /mnt/a \
+		--dir /mnt/a/b/c "$P" ls /mnt
+	c "--file through a dangling symlink" "--file" -- "${R[@]}" --tmpfs /mnt --symlink x /mnt/a \
+		--file 3 /mnt/a "$P" ls /mnt cat /mnt/x
+	c "--file to a symlink to a file, with a /" "--file" -- "${R[@]}" --tmpfs /mnt --file 3 /mnt/f \
+		--symlink f /mnt/l --file 12 /mnt/l/ "$P" cat /mnt/f
 	c "--chmod" "--chmod" -- "${R[@]}" --tmpfs /mnt --dir /mnt/d --chmod 0710 /mnt/d "$P" stat /mnt/d
 	c "--chmod missing" "--chmod" -- "${R[@]}" --tmpfs /mnt --chmod 0710 /mnt/d "$P" pid
 	c "--perms dangling" "--perms" -- "${R[@]}" --perms 0700 --bind / /mnt "$P" pid

@@ -218,11 +218,16 @@ static void test_mountpoints(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(mode_of(f, "mp/file"), S_IFREG | 0444);
-	/* A dangling absolute link is completed inside the root. */
+	/* A dangling absolute link is completed inside the root, as open(O_CREAT) does, but
+	 * no directory of its target is made (mkdir never creates through a symlink). */
+	assert_int_equal(path_make_mountpoint(f->root_fd, "dangling", false, 0755), -ENOENT);
+	assert_int_equal(path_make_mountpoint(f->root_fd, "dangling", true, 0755), -ENOENT);
+	assert_int_equal(path_mkdir_p(f->root_fd, "dangling/sub", 0755, 0755), -ENOENT);
+	assert_true(faccessat(f->root_fd, "made", F_OK, AT_SYMLINK_NOFOLLOW) < 0);
+	assert_int_equal(mkdirat(f->root_fd, "made", 0711), 0);
 	fd = path_make_mountpoint(f->root_fd, "dangling", false, 0755);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(mode_of(f, "made"), S_IFDIR | 0755);
 	assert_int_equal(mode_of(f, "made/here"), S_IFREG | 0444);
 	/* An existing path is reused as is. */
 	fd = path_make_mountpoint(f->root_fd, "etc/f", false, 0755);
@@ -262,6 +267,15 @@ static void test_parent_walk(void **state)
 	assert_string_equal(res.name, "made");
 	path_walk_result_free(&res);
 	assert_int_equal(path_mkdir_parents(f->root_fd, "etc/f/", 0701), -ENOTDIR);
+	/* Past a dangling link: done when nothing of the path's own is left to make (bwrap's
+	 * mkdir -p ignores the EEXIST), else ENOENT; nothing is made through the link. */
+	assert_int_equal(path_walk(f->root_fd, "dangling/x", &o, &res), 0);
+	assert_int_equal(res.fd, -1);
+	assert_int_equal(res.parent_fd, -1);
+	path_walk_result_free(&res);
+	assert_int_equal(path_mkdir_parents(f->root_fd, "dangling/", 0701), 0);
+	assert_int_equal(path_mkdir_parents(f->root_fd, "dangling/x/y", 0701), -ENOENT);
+	assert_true(faccessat(f->root_fd, "made", F_OK, AT_SYMLINK_NOFOLLOW) < 0);
 	/* The root itself. */
 	assert_int_equal(path_walk(f->root_fd, "/", &o, &res), 0);
 	assert_string_equal(res.name, ".");
