@@ -310,7 +310,10 @@ hold_ns() {
 	local i pid cmd
 	hold_stop
 	rm -f "$TMP/hold-info"
-	cmd=("$1" --ro-bind / / --unshare-user --unshare-pid --die-with-parent --info-fd 3 "$PROBE" sleep 120)
+	# It must outlive every case of a mode (over two minutes with CI's sanitizers and
+	# parallel tests): once it ends, a case's redirection of its namespaces can fail,
+	# which runs nothing (rc=1, no output). hold_stop ends it.
+	cmd=("$1" --ro-bind / / --unshare-user --unshare-pid --die-with-parent --info-fd 3 "$PROBE" sleep 3600)
 	[ "$MODE" = unpriv ] && cmd=(setpriv "--reuid=$UNPRIV_UID" "--regid=$UNPRIV_GID" --clear-groups -- "${cmd[@]}")
 	"${cmd[@]}" 3>"$TMP/hold-info" >/dev/null 2>&1 &
 	HOLD_BG=$!
