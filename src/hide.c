@@ -334,6 +334,11 @@ static int overlay_error(int r, const char *log, const char *dir, struct nsrun_e
 {
 	if (r == -ENODEV)
 		return error_set(err, ENODEV, "--overlay-hide: overlayfs is not available");
+	if (r == -E2BIG)
+		return error_set(err, E2BIG,
+				 "--overlay-hide: mount a read-only overlay on '%s' (the directory's "
+				 "path is too long for the overlay's mount options)",
+				 dir);
 	/* Most refusals are only in the kernel log: name the usual causes. */
 	return error_set(err, -r,
 			 "--overlay-hide: mount a read-only overlay on '%s'%s%s%s (overlayfs does "
