@@ -345,6 +345,10 @@ cases_join() {
 # the user of the current mode (as flatpak-spawn and bwrap's own tests do).
 join_own() {
 	local rc
+	# Called in $(...): the holder of the mode's other cases is not this subshell's to
+	# stop (hold_ns stops the current one first); killed here, it left run_one's
+	# redirection of its namespaces racing with its exit.
+	HOLD_BG=
 	hold_ns "$1"
 	reset_work
 	(cd "$W" && as_user bash -c 'exec "$@" 10<"$0/user" 11<"$0/pid"' "$HOLD_NS" \
