@@ -206,11 +206,11 @@ int files_symlink(int root_fd, const char *target, const char *dest, mode_t pare
 	r = path_walk(root_fd, dest, &o, &res);
 	if (r < 0)
 		return error_set(err, -r, "Can't mkdir parents for %s", dest);
-	/* The walk above checked the parents' part of DEST against the name limit. */
 	if (dest[0] && dest[strlen(dest) - 1] == '/')
 		r = symlink_slash(root_fd, dest, err);
 	else if (res.parent_fd < 0) /* past a dangling symlink */
 		r = error_set(err, ENOENT, "Can't make symlink at %s", dest);
+	/* The walk checked only the parents' part of DEST against the name limit. */
 	else if (!path_name_fits(dest, NULL))
 		r = error_set(err, ENAMETOOLONG, "Can't make symlink at %s", dest);
 	else if (symlinkat(target, res.parent_fd, res.name) == 0)

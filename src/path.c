@@ -42,13 +42,15 @@ void path_set_name_base(size_t len)
 	name_base = len;
 }
 
+/* Whether a name of LEN bytes below the root is one the kernel takes. */
+static bool name_len_fits(size_t len)
+{
+	return name_base + len < PATH_MAX;
+}
+
 bool path_name_fits(const char *path, const char *name)
 {
-	size_t len = name_base + strlen(path);
-
-	if (name)
-		len += 1 + strlen(name);
-	return len < PATH_MAX;
+	return name_len_fits(strlen(path) + (name ? 1 + strlen(name) : 0));
 }
 
 /* The part of PATH a "mkdir -p" of its parents names: up to the end of the last component
@@ -69,7 +71,7 @@ static int name_check(const char *path, enum path_last last)
 {
 	size_t len = last == PATH_LAST_PARENT ? parents_len(path) : strlen(path);
 
-	return name_base + len < PATH_MAX ? 0 : -ENAMETOOLONG;
+	return name_len_fits(len) ? 0 : -ENAMETOOLONG;
 }
 
 int path_openat2(int dfd, const char *path, struct nsrun_open_how *how)

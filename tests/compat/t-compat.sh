@@ -25,16 +25,6 @@ printf -- '--dir\0/mnt/fromargs\0--setenv\0FROM_ARGS\0yes\0' >"$IN/args"
 echo x >"$IN/byte"
 echo 1 >"$IN/dir/f"
 
-# long_name BASE LEN: BASE extended to LEN bytes by components of d's (200 at most).
-long_name() {
-	local p=$1 rem n
-	while rem=$(($2 - ${#p})) && [ "$rem" -gt 1 ]; do
-		n=$((rem - 1 > 200 ? 200 : rem - 1))
-		[ $((rem - 1 - n)) -eq 1 ] && n=$((n - 1))
-		p+=/$(printf '%*s' "$n" '' | tr ' ' d)
-	done
-	printf '%s\n' "$p"
-}
 # Host sources whose "/oldroot" + name is just under, and just at, PATH_MAX (4096) bytes,
 # and one longer than the 255 bytes fsconfig takes of a string.
 SRC_FITS=$(long_name "$IN/deep" 4087)

@@ -94,6 +94,18 @@ check_nomatch() {
 	fi
 }
 
+# long_name BASE LEN: BASE extended to LEN bytes by components of d's (200 at most), for
+# the name-length limits: PATH_MAX, a page of mount options, fsconfig's 255 bytes.
+long_name() {
+	local p=$1 rem n
+	while rem=$(($2 - ${#p})) && [ "$rem" -gt 1 ]; do
+		n=$((rem - 1 > 200 ? 200 : rem - 1))
+		[ $((rem - 1 - n)) -eq 1 ] && n=$((n - 1))
+		p+=/$(printf '%*s' "$n" '' | tr ' ' d)
+	done
+	printf '%s\n' "$p"
+}
+
 is_root() { [ "$(id -u)" = 0 ]; }
 
 # as_user CMD...: runs CMD in the current MODE.

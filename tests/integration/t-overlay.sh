@@ -102,17 +102,6 @@ test_errors() {
 }
 for_each_mode test_errors
 
-# long_name BASE LEN: BASE extended to LEN bytes by components of q's (200 at most).
-long_name() {
-	local p=$1 rem n
-	while rem=$(($2 - ${#p})) && [ "$rem" -gt 1 ]; do
-		n=$((rem - 1 > 200 ? 200 : rem - 1))
-		[ $((rem - 1 - n)) -eq 1 ] && n=$((n - 1))
-		p+=/$(printf '%*s' "$n" '' | tr ' ' q)
-	done
-	printf '%s\n' "$p"
-}
-
 # kernel_at_least MAJOR MINOR: the running kernel is that version or newer.
 kernel_at_least() {
 	local v maj min
