@@ -47,20 +47,11 @@ struct monitor {
 
 static bool want_userns(const struct plan *plan)
 {
-	switch (plan->ns.user) {
-	case NS_YES:
+	/* Without setuid, only root can do the rest without a user namespace; so the probe
+	 * of -try (three files) is only read where its answer can change the outcome. */
+	if (plan->ns.user == NS_YES || (getuid() != 0 && plan->ns.userns_fd < 0))
 		return true;
-	case NS_TRY:
-		if (userns_available())
-			return true;
-		break;
-	case NS_NO:
-		break;
-	default:
-		break;
-	}
-	/* Without setuid, only root can do the rest without a user namespace. */
-	return getuid() != 0 && plan->ns.userns_fd < 0;
+	return plan->ns.user == NS_TRY && userns_available();
 }
 
 static int clone_flags(const struct plan *plan, bool userns, unsigned long *ret,
