@@ -305,19 +305,13 @@ static int walk_stopped(const char *name, struct path_walk_result *res)
 	return 1;
 }
 
-/* Fills *res with h (may be -1) named NAME in the current directory; returns 1 (done). */
+/* Fills *res with h (may be -1) named NAME in the current directory; returns 1 (done).
+ * The current directory's handle moves to the result: the walk ends here. */
 static int walk_finish(struct walk *w, int h, const char *name, struct path_walk_result *res)
 {
 	size_t len = w->len[w->depth - 1];
 
-	res->parent_fd = w->t->dup(w->t->ctx, top(w));
-	if (res->parent_fd < 0) {
-		int r = res->parent_fd;
-
-		if (h >= 0)
-			w->t->close(w->t->ctx, h);
-		return r;
-	}
+	res->parent_fd = w->h[--w->depth];
 	res->fd = h;
 	res->name = xstrdup(name);
 	if (strcmp(name, ".") == 0)
@@ -408,7 +402,8 @@ int path_walk_tree(const struct path_tree *t, int root, const char *path,
 		free(w.canon);
 		return r;
 	}
-	h = t->open(t->ctx, root, ".");
+	/* The root itself, as a handle the walk may close ("." would be a lookup more). */
+	h = t->dup(t->ctx, root);
 	if (h < 0) {
 		free(w.canon);
 		return h;
