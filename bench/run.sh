@@ -7,7 +7,11 @@
 #   1. the desktop-app sandbox, as root and unprivileged (uid/gid 65534, no groups:
 #      what setpriv --reuid=65534 --regid=65534 --clear-groups does, done by the runner
 #      so no extra exec is timed); unshare runs `-U -r -m -i -n -p -f -u -C /bin/true`
-#      (the namespaces of --unshare-all, no filesystem at all: a floor, not a peer);
+#      (the namespaces of --unshare-all, no filesystem at all: not a peer); and
+#      bench/floor.c makes this very sandbox with nothing else (no parsing, checks,
+#      confined walks or fail-closed launch): what the kernel asks for it here. The
+#      floor is checked first to give the same mountinfo, ids, caps and /dev as nsrun,
+#      else it is left out;
 #   2. `--ro-bind / /` with N extra host submounts (N = 0 100 1000, root only), made in
 #      a private mount namespace (unshare -m) in which both tools run;
 #   3. peak RSS: the largest process of each tree (wait4's ru_maxrss), from the same runs.
@@ -40,11 +44,13 @@ OUT=${OUT:-$(mktemp -d /tmp/nsrun-bench.XXXXXX)}
 mkdir -p "$OUT"
 chmod 0755 "$OUT"
 cc -O2 -o "$OUT/pair" "$here/pair.c"
+cc -O2 -o "$OUT/floor" "$here/floor.c"
 # Copies any user can run (a build tree may be 0700).
 cp "$NSRUN" "$OUT/nsrun"
 cp "$BWRAP" "$OUT/bwrap"
 NS="$OUT/nsrun"
 BW="$OUT/bwrap"
+FL="$OUT/floor"
 SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
 
@@ -73,11 +79,13 @@ def ratio(a, b):
             "%.3f" % st.median([x / y for x, y in zip(t[a], t[b])]))
 rb, pb = ratio("nsrun", "bwrap")
 ru, pu = ratio("nsrun", "unshare")
+rf, _ = ratio("nsrun", "floor")
+fu = "%.3f" % (med["floor"] / med["unshare"]) if "floor" in t and "unshare" in t else "-"
 def cell(k, f):
     return f(k) if k in t else "-"
-print("%-16s %8s %8s %8s | %7s %7s | %7s %7s | %6s %6s %6s | %6s %6s %6s" % (
+print("%-16s %8s %8s %8s | %7s %7s | %7s %7s | %7s %7s | %6s %6s %6s | %6s %6s %6s" % (
     name, "%.2f" % med["nsrun"], "%.2f" % med["bwrap"], cell("unshare", lambda k: "%.2f" % med[k]),
-    rb, pb, ru, pu,
+    rb, pb, ru, pu, rf, fu,
     "%.1f" % cols["nsrun"][0], "%.1f" % cols["bwrap"][0],
     cell("unshare", lambda k: "%.1f" % cols[k][0]),
     cols["nsrun"][1], cols["bwrap"][1], cell("unshare", lambda k: str(cols[k][1]))))
@@ -97,12 +105,28 @@ bench() {
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+# same_sandbox SETPRIV...: whether the floor's sandbox shows what nsrun's does (mount ids,
+# devices and peer groups aside).
+same_sandbox() {
+	local probe='cat /proc/self/mountinfo; grep -E "^(Cap|Uid|Gid|NoNewPriv)" /proc/self/status
+		cat /proc/self/uid_map /proc/self/gid_map; ls -la /dev | sed 1d; echo $$'
+	local a b
+	a=$("$@" "$NS" ${APP% *} /bin/sh -c "$probe" 2>&1 | sed -E 's/^[0-9]+ [0-9]+ [0-9]+:[0-9]+ //')
+	b=$("$@" "$FL" /bin/sh -c "$probe" 2>&1 | sed -E 's/^[0-9]+ [0-9]+ [0-9]+:[0-9]+ //')
+	[ -n "$a" ] && [ "$a" = "$b" ]
+}
+
 echo "== 1. desktop-app sandbox ($RUNS rounds each)"
 for mode in root unpriv; do
-	u=()
-	[ "$mode" = unpriv ] && u=(-u 65534)
+	u=() s=()
+	[ "$mode" = unpriv ] && u=(-u 65534) s=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	floor=(floor "$FL")
+	if ! same_sandbox "${s[@]}"; then
+		echo "bench: the floor's $mode sandbox differs from nsrun's: left out" >&2
+		floor=()
+	fi
 	bench "app-$mode" "$OUT/pair" -n "$RUNS" -w 5 "${u[@]}" -o "$OUT/app-$mode.raw" \
-		nsrun "$NS $APP" bwrap "$BW $APP" unshare "$UNS"
+		nsrun "$NS $APP" bwrap "$BW $APP" unshare "$UNS" "${floor[@]}"
 done
 
 echo "== 2. --ro-bind / / with N host submounts (root)"
@@ -127,11 +151,12 @@ done
 	echo "nsrun bench: $(uname -r), $(nproc) cpus, load $load_before -> $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "bwrap: $BWRAP ($("$BW" --version)); nsrun: $NSRUN ($("$NS" --version | head -n1))"
 	echo "unshare: $UNS"
-	printf '%-16s %8s %8s %8s | %15s | %15s | %20s | %20s\n' "" "median" "wall ms" "" \
-		"nsrun/bwrap" "nsrun/unshare" "cpu ms (tree)" "peak RSS KiB"
-	printf '%-16s %8s %8s %8s | %7s %7s | %7s %7s | %6s %6s %6s | %6s %6s %6s\n' case \
-		nsrun bwrap unshare median paired median paired nsrun bwrap unsh nsrun bwrap unsh
+	printf '%-16s %8s %8s %8s | %15s | %15s | %15s | %20s | %20s\n' "" "median" "wall ms" "" \
+		"nsrun/bwrap" "nsrun/unshare" "floor" "cpu ms (tree)" "peak RSS KiB"
+	printf '%-16s %8s %8s %8s | %7s %7s | %7s %7s | %7s %7s | %6s %6s %6s | %6s %6s %6s\n' case \
+		nsrun bwrap unshare median paired median paired ns/fl fl/uns nsrun bwrap unsh nsrun bwrap unsh
 	cat "$SUMMARY"
-	echo "(median: ratio of the medians; paired: median of the per-round ratios)"
+	echo "(median: ratio of the medians; paired: median of the per-round ratios;"
+	echo " ns/fl: nsrun over bench/floor.c, fl/uns: the floor over unshare, of the medians)"
 	echo "raw results: $OUT"
 } | tee "$OUT/report.txt"
