@@ -339,20 +339,20 @@ static char *overlay_lowerdir(const struct mount_overlay *ov)
 
 /* The options in bwrap's order, so that mount(2)'s data page holds the same string.
  * overlayfs unescapes every path whether it comes from mount(2) data or fsconfig, so all
- * are escaped; lower is the escaped "lowerdir=" list. */
+ * are escaped: upper and work (NULL for a read-only overlay), and lower, the "lowerdir="
+ * list (NULL: left out, for layers passed one by one). */
 static size_t overlay_opts(const struct mount_overlay *ov, struct mount_opt *o, const char *lower,
-			   char **upper, char **work)
+			   const char *upper, const char *work)
 {
 	size_t n = 0;
 
 	o[n++] = (struct mount_opt){ "source", "overlay" };
-	if (ov->upper) {
-		*upper = mount_overlay_escape(ov->upper);
-		*work = mount_overlay_escape(ov->work);
-		o[n++] = (struct mount_opt){ "upperdir", *upper };
-		o[n++] = (struct mount_opt){ "workdir", *work };
+	if (upper) {
+		o[n++] = (struct mount_opt){ "upperdir", upper };
+		o[n++] = (struct mount_opt){ "workdir", work };
 	}
-	o[n++] = (struct mount_opt){ "lowerdir", lower };
+	if (lower)
+		o[n++] = (struct mount_opt){ "lowerdir", lower };
 	if (ov->userxattr) {
 		/* In a user namespace the kernel cannot use file handles (no CAP_DAC_READ_SEARCH
 		 * in the initial namespace) and logs a warning for every mount as it falls back
@@ -436,22 +436,20 @@ int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd
 	size_t n;
 	int r;
 
+	if (ov->upper) {
+		upper = mount_overlay_escape(ov->upper);
+		work = mount_overlay_escape(ov->work);
+	}
 	/* One "lowerdir=" list, as bwrap passes it, so mountinfo shows the same. */
 	lower = overlay_lowerdir(ov);
-	n = overlay_opts(ov, o, lower, &upper, &work);
+	n = overlay_opts(ov, o, lower, upper, work);
 	if (mount_api_available() && fits_fsconfig(o, n))
 		return overlay_new_api(ov, o, n, false, attrs, dest_fd);
 	r = legacy_mount_at("overlay", o, n, attrs, dest_fd);
 	if (r != -E2BIG || !mount_api_available())
 		return r;
 	/* More than a page of options: only lowerdir+ can take them whole. */
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(o[i].key, "lowerdir") == 0) {
-			memmove(&o[i], &o[i + 1], (n - i - 1) * sizeof(o[0]));
-			n--;
-			break;
-		}
-	}
+	n = overlay_opts(ov, o, NULL, upper, work);
 	return overlay_new_api(ov, o, n, true, attrs, dest_fd);
 }
 
