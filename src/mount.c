@@ -391,15 +391,14 @@ static int overlay_add_lowers(int fsfd, const struct mount_overlay *ov)
 	return 0;
 }
 
-/* per_layer: the layers go in one by one, and opts holds no "lowerdir". */
+/* per_layer: the layers go in one by one, and opts holds no "lowerdir". Every value in
+ * opts fits fsconfig (the caller checked). */
 static int overlay_new_api(const struct mount_overlay *ov, const struct mount_opt *opts,
 			   size_t n_opts, bool per_layer, uint64_t attrs, int dest_fd)
 {
 	_cleanup_close_ int fsfd = -1, mfd = -1;
 	int r;
 
-	if (!fits_fsconfig(opts, n_opts))
-		return -E2BIG;
 	fsfd = sys_fsopen("overlay", FSOPEN_CLOEXEC);
 	if (fsfd < 0)
 		return -errno;
@@ -450,6 +449,8 @@ int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd
 		return r;
 	/* More than a page of options: only lowerdir+ can take them whole. */
 	n = overlay_opts(ov, o, NULL, upper, work);
+	if (!fits_fsconfig(o, n))
+		return -E2BIG;
 	return overlay_new_api(ov, o, n, true, attrs, dest_fd);
 }
 
