@@ -349,8 +349,14 @@ timeout_with() {
 	sleep 0.2
 	child=$(jkey child-pid "$(cat "$TMP/info-$MODE")")
 	nsrun_pid=$(awk '{ print $4 }' "/proc/$child/stat" 2>/dev/null)
-	pids=$(descendants "$child")
-	n=$(printf '%s\n' "$pids" | grep -c .)
+	# The waiting child's `sleep 0.05` comes and goes between its tests of "go": look
+	# again while it is between two sleeps.
+	for _ in $(seq 20); do
+		pids=$(descendants "$child")
+		n=$(printf '%s\n' "$pids" | grep -c .)
+		[ "$n" -ge 5 ] && break
+		sleep 0.02
+	done
 	check "timeout $sig: the sandbox runs init, sh and three children ($n processes)" test "$n" -ge 5
 	check_eq "timeout $sig: nsrun is the sandbox's parent" nsrun "$(cat "/proc/$nsrun_pid/comm" 2>&1)"
 	kill -"$sig" "$nsrun_pid"
