@@ -227,6 +227,15 @@ static struct guard_rule rule_arg(int nr, unsigned arg, unsigned value, unsigned
 	};
 }
 
+/* socketpair(AF_UNIX, type, ...) with the given type, whatever its flags */
+static struct guard_rule rule_pair(int nr, unsigned type, unsigned action)
+{
+	struct guard_rule r = rule_arg(nr, 0, AF_UNIX, action);
+
+	r.conds[r.n_conds++] = (struct guard_cond){ 1, GUARD_SOCK_TYPE_MASK, type };
+	return r;
+}
+
 /* The rules of `guards` in one ABI, in the order they are tested. */
 static size_t guard_rules(unsigned guards, const struct guard_abi *abi, struct guard_rule *out)
 {
@@ -243,10 +252,12 @@ static size_t guard_rules(unsigned guards, const struct guard_abi *abi, struct g
 	}
 	if (guards & SECCOMP_GUARD_UNIX_SOCKET) {
 		out[n++] = rule_arg(abi->socket, 0, AF_UNIX, eacces);
-		out[n] = rule_arg(abi->socketpair, 0, AF_UNIX, eacces);
-		out[n].conds[out[n].n_conds++] =
-			(struct guard_cond){ 1, GUARD_SOCK_TYPE_MASK, SOCK_DGRAM };
-		n++;
+		/* A pair is allowed by type, not refused by a list of bad ones: the kernel
+		 * turns SOCK_RAW into a datagram pair, and a datagram socket can sendto()
+		 * any path. Connected stream and seqpacket pairs reach only each other. */
+		out[n++] = rule_pair(abi->socketpair, SOCK_STREAM, SECCOMP_RET_ALLOW);
+		out[n++] = rule_pair(abi->socketpair, SOCK_SEQPACKET, SECCOMP_RET_ALLOW);
+		out[n++] = rule_arg(abi->socketpair, 0, AF_UNIX, eacces);
 		/* socketcall's arguments are behind a pointer: refuse creating any socket */
 		out[n++] = rule_arg(abi->socketcall, 0, GUARD_SYS_SOCKET, eacces);
 		out[n++] = rule_arg(abi->socketcall, 0, GUARD_SYS_SOCKETPAIR, eacces);

@@ -35,7 +35,7 @@ enum seccomp_guard {
 };
 
 /* The longest guard program; seccomp_guard_program never needs more. */
-#define SECCOMP_GUARD_PROG_MAX 96
+#define SECCOMP_GUARD_PROG_MAX 160
 
 /* Writes the guard program for `guards` into prog (room for max instructions) and
  * returns its length: -EINVAL for unknown guard bits, -E2BIG when max is too small,

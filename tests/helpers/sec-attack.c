@@ -9,7 +9,8 @@
  *   sec-attack memfd-execve|memfd-execveat|memfd-ldso|memfd-dlopen|memfd-mmap-exec
  *              [plain|seal|exec]                 (the memfd's MFD_* flags)
  *   sec-attack memfd-secret-exec | shared-anon-execve | i386-memfd-execve | x32-memfd
- *   sec-attack unix-connect PATH|@NAME | unix-dgram-pair PATH | unix-stream-pair
+ *   sec-attack unix-connect PATH|@NAME | unix-dgram-pair PATH | unix-raw-pair PATH |
+ *              unix-stream-pair
  *   sec-attack unix-io-uring PATH | i386-unix-socket PATH | i386-socketcall PATH
  *   sec-attack unix-listen STREAM_PATH DGRAM_PATH        (the server the above talk to)
  *   sec-attack tiocsti [--setsid] [--high] | tioclinux [--high]   (on fd 0, a tty)
@@ -340,15 +341,17 @@ static void unix_connect_attack(const char *path)
 	connect_and_greet(fd, path);
 }
 
-/* A datagram pair can still send to any path, even once connected. */
-static void unix_dgram_pair_attack(const char *path)
+/* A datagram pair can still send to any path, even once connected; the kernel
+ * makes a SOCK_RAW pair a datagram pair. */
+static void unix_dgram_pair_attack(const char *path, bool raw)
 {
 	struct sockaddr_un sa;
 	socklen_t len = unix_addr(&sa, path);
 	int sv[2];
 
-	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0)
-		refused("socketpair(AF_UNIX, SOCK_DGRAM)", errno);
+	if (socketpair(AF_UNIX, (raw ? SOCK_RAW : SOCK_DGRAM) | SOCK_CLOEXEC, 0, sv) < 0)
+		refused(raw ? "socketpair(AF_UNIX, SOCK_RAW)" : "socketpair(AF_UNIX, SOCK_DGRAM)",
+			errno);
 	if (sendto(sv[0], "HELLO", 5, 0, (struct sockaddr *)&sa, len) != 5)
 		refused("sendto", errno);
 	succeeded();
@@ -553,8 +556,8 @@ static void run_unix(const char *name, const char *path)
 		return;
 	if (!strcmp(name, "unix-connect"))
 		unix_connect_attack(path);
-	if (!strcmp(name, "unix-dgram-pair"))
-		unix_dgram_pair_attack(path);
+	if (!strcmp(name, "unix-dgram-pair") || !strcmp(name, "unix-raw-pair"))
+		unix_dgram_pair_attack(path, !strcmp(name, "unix-raw-pair"));
 	if (!strcmp(name, "unix-io-uring"))
 		connect_and_greet(io_uring_socket(), path);
 #ifdef __x86_64__

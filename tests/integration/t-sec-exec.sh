@@ -133,6 +133,20 @@ test_unix() {
 	expect "dgram socketpair: refused with EACCES" \
 		"^ATTACK unix-dgram-pair REFUSED at socketpair\(AF_UNIX, SOCK_DGRAM\): Permission denied$" \
 		nsrun "${SB[@]}" -- "$GUARD" unix-socket -- "$ATTACK" unix-dgram-pair "$d"
+	expect "raw socketpair (a datagram pair): sends to a path without the guard" \
+		"^ATTACK unix-raw-pair SUCCEEDED$" nsrun "${SB[@]}" -- "$ATTACK" unix-raw-pair "$d"
+	expect "raw socketpair: refused with EACCES" \
+		"^ATTACK unix-raw-pair REFUSED at socketpair\(AF_UNIX, SOCK_RAW\): Permission denied$" \
+		nsrun "${SB[@]}" -- "$GUARD" unix-socket -- "$ATTACK" unix-raw-pair "$d"
+	# the option itself, in each mode: seccomp below Landlock ABI 9, Landlock from 9 on
+	for a in unix-dgram-pair unix-raw-pair; do
+		expect "--landlock-deny-unix: a $a cannot reach a host socket" \
+			"^ATTACK $a REFUSED at (socketpair|sendto).*: Permission denied$" \
+			nsrun "${SB[@]}" --landlock-rw "$TMP" --landlock-deny-unix -- "$ATTACK" "$a" "$d"
+		expect "--landlock-only --landlock-deny-unix: a $a cannot reach a host socket" \
+			"^ATTACK $a REFUSED at (socketpair|sendto).*: Permission denied$" \
+			nsrun --landlock-only --landlock-rw "$TMP" --landlock-deny-unix -- "$ATTACK" "$a" "$d"
+	done
 	expect "stream socketpair: still allowed" "^ATTACK unix-stream-pair SUCCEEDED$" \
 		nsrun "${SB[@]}" -- "$GUARD" unix-socket -- "$ATTACK" unix-stream-pair
 	a=$(last_attack nsrun "${SB[@]}" -- "$ATTACK" unix-io-uring "$s")

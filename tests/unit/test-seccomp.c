@@ -100,6 +100,17 @@ static void test_native(void **state)
 	assert_int_equal(verdict(ALL, NATIVE, __NR_socketpair, AF_UNIX,
 				 SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK),
 			 ERR(EACCES));
+	/* the kernel makes a SOCK_RAW pair a datagram pair: allowed by type, not listed */
+	for (unsigned t = 0; t <= 15; t++)
+		if (t != SOCK_STREAM && t != SOCK_SEQPACKET)
+			assert_int_equal(verdict(ALL, NATIVE, __NR_socketpair, AF_UNIX, t),
+					 ERR(EACCES));
+	assert_int_equal(verdict(ALL, NATIVE, __NR_socketpair, AF_UNIX, SOCK_RAW | SOCK_CLOEXEC),
+			 ERR(EACCES));
+	assert_int_equal(verdict(ALL, NATIVE, __NR_socketpair, AF_UNIX,
+				 SOCK_SEQPACKET | SOCK_NONBLOCK),
+			 ALLOW);
+	assert_int_equal(verdict(ALL, NATIVE, __NR_socketpair, AF_INET, SOCK_DGRAM), ALLOW);
 	assert_int_equal(verdict(ALL, NATIVE, __NR_io_uring_setup, 8, 0), ERR(ENOSYS));
 	assert_int_equal(verdict(ALL, NATIVE, __NR_ioctl, 0, TIOCSTI), ERR(EPERM));
 	assert_int_equal(verdict(ALL, NATIVE, __NR_ioctl, 0, TIOCLINUX), ERR(EPERM));
@@ -155,6 +166,7 @@ static void test_i386(void **state)
 	assert_int_equal(verdict(ALL, i386, 359, AF_INET, 1), ALLOW);
 	assert_int_equal(verdict(ALL, i386, 360, AF_UNIX, SOCK_DGRAM), ERR(EACCES));
 	assert_int_equal(verdict(ALL, i386, 360, AF_UNIX, SOCK_STREAM), ALLOW);
+	assert_int_equal(verdict(ALL, i386, 360, AF_UNIX, SOCK_RAW), ERR(EACCES));
 	assert_int_equal(verdict(ALL, i386, 102, 1, 0), ERR(EACCES));	  /* socketcall SOCKET */
 	assert_int_equal(verdict(ALL, i386, 102, 8, 0), ERR(EACCES));	  /* ... SOCKETPAIR */
 	assert_int_equal(verdict(ALL, i386, 102, 3, 0), ALLOW);		  /* ... CONNECT */
@@ -214,6 +226,8 @@ static int real_calls(void)
 		bad |= 8;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		bad |= 16;
+	if (socketpair(AF_UNIX, SOCK_RAW, 0, sv) != -1 || errno != EACCES)
+		bad |= 8;
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 && errno != EAFNOSUPPORT)
 		bad |= 32;
