@@ -152,6 +152,9 @@ int main(int argc, char **argv)
 		.selinux_enabled = selinux_enabled(),
 	};
 	struct plan plan;
+	/* Before reading the options: --args FD can block, and a caller that dies then
+	 * must still take the sandbox with it under --die-with-parent. */
+	pid_t caller = getppid();
 	int r;
 
 	log_set_program(argv[0]);
@@ -183,7 +186,7 @@ int main(int argc, char **argv)
 		error_die(&err);
 	leak_check_before_pidns(&plan);
 	force_fallbacks(&plan);
-	r = sandbox_run(&plan, &err);
+	r = sandbox_run(&plan, caller, &err);
 	if (r < 0) {
 		doctor_explain(&err);
 		error_die(&err);

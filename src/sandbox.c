@@ -470,17 +470,17 @@ static int monitor_supervised(struct monitor *mon, const struct setup_ctx *ctx,
 	return r;
 }
 
-int sandbox_run(const struct plan *plan, struct nsrun_error *err)
+int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 {
 	struct setup_ctx ctx = { 0 };
 	struct monitor mon = { .plan = plan, .status_fd = -1, .life_fd = -1 };
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
 	int errp[2], gop[2], stp[2], life[2];
-	pid_t caller = getppid();
 	int r;
 
-	/* As early as can be: the caller dying before nsrun runs at all is the caller's
-	 * to cover (PR_SET_PDEATHSIG before exec, e.g. setpriv --pdeathsig KILL). */
+	/* As soon as the options are known; a caller that died while they were read
+	 * (--args FD) shows as a new parent. Dying before nsrun runs at all is the
+	 * caller's to cover (PR_SET_PDEATHSIG before exec, e.g. setpriv --pdeathsig KILL). */
 	track_caller(plan, caller);
 	r = prepare_ctx(plan, &ctx, err);
 	if (r < 0)

@@ -13,5 +13,6 @@
 #define SANDBOX_TIMEOUT_STATUS 124
 
 /* Returns the status nsrun exits with (the payload's n, or 128+signal), or a negative
- * errno with err filled when nsrun failed before the payload ran (exit err->status or 1). */
-int sandbox_run(const struct plan *plan, struct nsrun_error *err);
+ * errno with err filled when nsrun failed before the payload ran (exit err->status or 1).
+ * caller: nsrun's parent when it started, the one --die-with-parent tracks. */
+int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err);

@@ -132,7 +132,30 @@ case_die() {
 		--die-with-parent --
 	race "caller killed, --landlock-only" caller --landlock-only --landlock-rw /tmp --die-with-parent --
 }
+# The caller SIGKILLed while nsrun still reads its options from --args FD: the parent
+# to track is the one nsrun started with, not whoever adopts it meanwhile.
+die_while_parsing() {
+	local desc=$1 d="$TMP/args-$MODE-$2" left
+	shift 2
+	export NSRUN_BIN="$BIN/nsrun" TOKEN="nsrun-args-$MODE-$$-$RANDOM"
+	mkdir -p "$d" && chmod 0777 "$d" && mkfifo -m 0666 "$d/fifo"
+	# sh: the caller, SIGKILLed by itself while nsrun waits for the options that its
+	# writer child sends a second later.
+	as_user sh -c '(sleep 1; printf "%s\0" "$@") >"$0" & exec 3<"$0"
+		"$NSRUN_BIN" --args 3 sh -c "sleep 30; : $TOKEN" >/dev/null 2>&1 </dev/null &
+		sleep 0.5; kill -9 $$' "$d/fifo" "$@"
+	sleep 3
+	left=$(pgrep -fc "$TOKEN" || true)
+	pkill -9 -f "$TOKEN" 2>/dev/null || true
+	check_eq "die-with-parent: caller killed while --args is read, $desc: nothing runs" 0 "$left"
+}
+case_die_args() {
+	die_while_parsing "pid namespace" 1 --ro-bind / / --unshare-pid --die-with-parent
+	die_while_parsing "no pid namespace" 2 --ro-bind / / --die-with-parent
+	die_while_parsing "--landlock-only" 3 --landlock-only --landlock-rw /tmp --die-with-parent
+}
 if [ "$(uname -m)" = x86_64 ]; then
+	for_each_mode case_die_args
 	for_each_mode case_die
 else
 	skip "die-with-parent races" "the caller wrapper uses x86_64's prctl number"
