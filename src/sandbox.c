@@ -223,18 +223,17 @@ static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx, struc
 	return 0;
 }
 
-/* The status nsrun exits with: the command's, or 124 when --timeout ended it (then
- * nothing of the sandbox is left either). ran: the command was executed, and the
+/* The status nsrun exits with: the command's, or 124 when --timeout ended it. With
+ * --timeout nothing of the sandbox is left either way. ran: the command was executed, and the
  * status fd gets its final document. */
 static int monitor_end(struct monitor *mon, int status, bool ran)
 {
 	const struct plan *plan = mon->plan;
 	int fd = plan->sync.json_status_fd;
 
-	if (mon->sup.timed_out) {
-		supervise_finish(&mon->sup);
+	supervise_finish(&mon->sup);
+	if (mon->sup.timed_out)
 		status = SANDBOX_TIMEOUT_STATUS;
-	}
 	if (!ran || fd < 0)
 		return status;
 	if (supervise_in_use(plan))

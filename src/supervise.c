@@ -133,8 +133,16 @@ struct proc_ent {
 	pid_t pid, ppid;
 	unsigned long long start;
 	char state;
-	bool mine; /* a descendant of the monitor */
+	int threads;
+	signed char mine; /* a descendant of the monitor: 1, not: -1, not known yet: 0 */
 };
+
+/* A thread group whose leader exited shows the leader as a zombie while its other
+ * threads run on: it is alive until the last thread ends. */
+static bool alive(const struct proc_ent *e)
+{
+	return (e->state != 'Z' && e->state != 'X') || e->threads > 1;
+}
 
 static bool read_stat(int dfd, const char *name, struct proc_ent *e)
 {
@@ -155,12 +163,12 @@ static bool read_stat(int dfd, const char *name, struct proc_ent *e)
 	p = strrchr(buf, ')');
 	if (!p || sscanf(p + 1,
 			 " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
-			 "%*d %*d %*d %llu",
-			 &e->state, &ppid, &e->start) != 3)
+			 "%*d %d %*d %llu",
+			 &e->state, &ppid, &e->threads, &e->start) != 4)
 		return false;
 	e->pid = (pid_t)atoi(name);
 	e->ppid = (pid_t)ppid;
-	e->mine = false;
+	e->mine = 0;
 	return true;
 }
 
@@ -181,14 +189,59 @@ static int signal_same(int dfd, const struct proc_ent *e, int sig)
 	return sys_pidfd_send_signal(pfd, sig);
 }
 
-/* Every process, with the monitor's descendants marked. */
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = ((const struct proc_ent *)a)->pid, y = ((const struct proc_ent *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+static struct proc_ent *find_pid(struct proc_ent *v, size_t n, pid_t pid)
+{
+	struct proc_ent key = { .pid = pid };
+
+	return bsearch(&key, v, n, sizeof(*v), cmp_pid);
+}
+
+/* Marks the monitor's descendants in v (sorted by pid): each process walks up its
+ * parents until one is known, and the answer goes to the whole walk, so every entry
+ * is settled once (thousands of processes on every sweep; a quadratic pass was not
+ * done before the deadline). */
+static void mark_mine(struct proc_ent *v, size_t n, pid_t self)
+{
+	_cleanup_free_ struct proc_ent **walk = xcalloc(n + 1, sizeof(*walk));
+
+	for (size_t i = 0; i < n; i++) {
+		struct proc_ent *e = &v[i], *up;
+		size_t k = 0;
+		signed char mine = -1;
+
+		while (e->mine == 0 && k < n) {
+			walk[k++] = e;
+			if (e->ppid == self) {
+				mine = 1;
+				break;
+			}
+			up = find_pid(v, n, e->ppid);
+			if (!up)
+				break;
+			if (up->mine != 0) {
+				mine = up->mine;
+				break;
+			}
+			e = up;
+		}
+		while (k > 0)
+			walk[--k]->mine = mine;
+	}
+}
+
+/* Every process, sorted by pid, with the monitor's descendants marked. */
 static struct proc_ent *snapshot(size_t *n)
 {
 	struct proc_ent *v = NULL, e;
 	DIR *d = opendir("/proc");
 	struct dirent *de;
-	pid_t self = getpid();
-	bool more = true;
 
 	*n = 0;
 	if (!d)
@@ -198,16 +251,9 @@ static struct proc_ent *snapshot(size_t *n)
 		    read_stat(dirfd(d), de->d_name, &e))
 			*(struct proc_ent *)xappend(&v, n, sizeof(e)) = e;
 	closedir(d);
-	while (more) {
-		more = false;
-		for (size_t i = 0; i < *n; i++) {
-			if (v[i].mine)
-				continue;
-			for (size_t j = 0; j < *n && !v[i].mine; j++)
-				v[i].mine = v[i].ppid == self ||
-					    (v[j].mine && v[j].pid == v[i].ppid);
-			more |= v[i].mine;
-		}
+	if (*n > 0) {
+		qsort(v, *n, sizeof(*v), cmp_pid);
+		mark_mine(v, *n, getpid());
 	}
 	return v;
 }
@@ -218,7 +264,7 @@ static pid_t oldest_child(const struct proc_ent *v, size_t n, pid_t pid)
 	const struct proc_ent *best = NULL;
 
 	for (size_t i = 0; i < n; i++)
-		if (v[i].ppid == pid && v[i].state != 'Z' &&
+		if (v[i].ppid == pid && alive(&v[i]) &&
 		    (!best || v[i].start < best->start ||
 		     (v[i].start == best->start && v[i].pid < best->pid)))
 			best = &v[i];
@@ -253,27 +299,40 @@ static bool in_chain(const struct supervisor *sup, const struct proc_ent *v, siz
 	return false;
 }
 
+/* Reaps the orphans that came back to the monitor (a subreaper with --timeout), as
+ * they come: the monitor's own child too, whose status is kept for wait_pid. */
+static void reap_orphans(struct supervisor *sup)
+{
+	pid_t pid;
+	int st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+		if (pid == sup->child && !sup->child_reaped) {
+			sup->child_reaped = true;
+			sup->child_status = st;
+		}
+}
+
 /* Sends sig to every living process of the sandbox (SIGTERM spares nsrun's own relay
- * and pid 1, which would only pass it on a second time); reaps the orphans that came
- * back to the monitor. Returns how many processes were signalled. */
+ * and pid 1, which would only pass it on a second time). Returns how many living
+ * processes of the sandbox it saw, signalled or not: one that forked and exited
+ * between the snapshot and the signal has a successor the next round must find. */
 static size_t signal_sandbox(struct supervisor *sup, int sig)
 {
 	size_t n, count = 0;
-	_cleanup_free_ struct proc_ent *v = snapshot(&n);
+	_cleanup_free_ struct proc_ent *v = NULL;
 	_cleanup_close_ int dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
+	reap_orphans(sup);
+	v = snapshot(&n);
 	for (size_t i = 0; i < n; i++) {
-		if (!v[i].mine)
+		if (v[i].mine != 1 || !alive(&v[i]))
 			continue;
-		if (v[i].state == 'Z') {
-			if (v[i].ppid == getpid() && v[i].pid != sup->child)
-				(void)waitpid(v[i].pid, NULL, WNOHANG);
-			continue;
-		}
 		if (sig == SIGTERM && in_chain(sup, v, n, v[i].pid))
 			continue;
-		if (signal_same(dfd, &v[i], sig) == 0)
-			count++;
+		count++;
+		if (sig != 0)
+			(void)signal_same(dfd, &v[i], sig);
 	}
 	return count;
 }
@@ -340,9 +399,8 @@ static void on_signal(struct supervisor *sup)
 		else
 			(void)forward(sup, (int)si.ssi_signo);
 	}
-	/* signal 0 signals nobody; it only reaps the orphans that came back. */
 	if (chld && sup->plan->sup.timeout_ms > 0)
-		(void)signal_sandbox(sup, 0);
+		reap_orphans(sup);
 }
 
 /* ---- job control: Ctrl-Z stops the command, and the shell must see nsrun stop ---- */
@@ -470,6 +528,8 @@ int supervise_wait_pid(struct supervisor *sup, pid_t pid)
 		wait_fd(sup, pfd);
 		close(pfd);
 	}
+	if (sup && sup->child_reaped && pid == sup->child)
+		return sup->child_status;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -1;
@@ -478,8 +538,13 @@ int supervise_wait_pid(struct supervisor *sup, pid_t pid)
 
 void supervise_finish(struct supervisor *sup)
 {
-	if (!sup->timed_out)
+	/* The command ended in time: what it left behind goes with it, as it would have
+	 * at the deadline. */
+	if (!sup->timed_out) {
+		if (sup->timer_fd >= 0)
+			kill_sandbox(sup);
 		return;
+	}
 	/* SIGTERM was enough for the command; whatever else is left has the rest of
 	 * the grace period to follow it. */
 	while (sup->stage == SUPERVISE_TERM && signal_sandbox(sup, 0) > 0) {

@@ -35,6 +35,8 @@ struct supervisor {
 	bool tty;	   /* the sandbox has the terminal: a stopped command stops nsrun */
 	enum supervise_stage stage;
 	bool timed_out;
+	bool child_reaped; /* reaped with the orphans; its wait status is child_status */
+	int child_status;
 };
 
 /* Whether any supervision option was given (the status fd then says more). */
@@ -63,8 +65,9 @@ int supervise_wait_pid(struct supervisor *sup, pid_t pid);
 /* Once the exec marker was read: the command's pid (the marker's writer). */
 pid_t supervise_found_command(struct supervisor *sup);
 
-/* After the command ended: when it timed out, nothing of the sandbox may outlive
- * nsrun, so what is left gets the rest of the grace period, then SIGKILL. */
+/* After the command ended, with --timeout: nothing of the sandbox may outlive nsrun.
+ * When it timed out, what is left gets the rest of the grace period, then SIGKILL;
+ * when it ended in time, what it left behind gets SIGKILL at once. */
 void supervise_finish(struct supervisor *sup);
 
 /* The launcher's step: --rlimit on the calling process (the command-to-be). */

@@ -23,7 +23,7 @@ tests_helpers_seccomp_deny_LDADD =
 # The attacks: dynamic (the ld.so attack runs a copy of itself) and uninstrumented.
 tests_helpers_sec_attack_CFLAGS = $(WARN_CFLAGS)
 tests_helpers_sec_attack_LDFLAGS =
-tests_helpers_sec_attack_LDADD = -ldl
+tests_helpers_sec_attack_LDADD = -ldl -lpthread
 
 # ---- unit tests (cmocka) -------------------------------------------------------
 unit_tests =

@@ -14,6 +14,10 @@
  *   sec-attack unix-io-uring PATH | i386-unix-socket PATH | i386-socketcall PATH
  *   sec-attack unix-listen STREAM_PATH DGRAM_PATH        (the server the above talk to)
  *   sec-attack tiocsti [--setsid] [--high] | tioclinux [--high]   (on fd 0, a tty)
+ *   sec-attack leader-exit PIDFILE SECONDS   (the main thread exits, a thread runs on)
+ *   sec-attack successors SECONDS            (forks a successor and exits, again and again)
+ * The last two are for the deadline's sweep: they never print, and stop by themselves
+ * after SECONDS, so that a sweep that misses them leaves nothing running for long.
  */
 #include "config.h"
 
@@ -23,6 +27,7 @@
 #include <link.h>
 #include <linux/io_uring.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -38,6 +43,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "macros.h"
@@ -568,6 +574,41 @@ static void run_unix(const char *name, const char *path)
 #endif
 }
 
+static void *sleeper(void *arg)
+{
+	sleep((unsigned)(uintptr_t)arg);
+	_exit(0);
+}
+
+/* The thread group's leader exits and shows as a zombie while its thread runs on. */
+_noreturn_ static void leader_exit(const char *pidfile, unsigned seconds)
+{
+	FILE *f = fopen(pidfile, "w");
+	pthread_t t;
+
+	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f) != 0)
+		setup_failed(pidfile);
+	if (pthread_create(&t, NULL, sleeper, (void *)(uintptr_t)seconds) != 0)
+		setup_failed("pthread_create");
+	pthread_exit(NULL);
+}
+
+/* A chain of processes, each forking the next and exiting, until the deadline. */
+_noreturn_ static void successors(unsigned seconds)
+{
+	time_t end = time(NULL) + seconds;
+	pid_t pid;
+
+	while (time(NULL) < end) {
+		pid = fork();
+		if (pid > 0)
+			_exit(0);
+		if (pid < 0)
+			usleep(1000);
+	}
+	_exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -586,6 +627,10 @@ int main(int argc, char **argv)
 		tiocsti_attack(has_opt(argc, argv, "--setsid"), has_opt(argc, argv, "--high"));
 	if (!strcmp(attack, "tioclinux"))
 		tioclinux_attack(has_opt(argc, argv, "--high"));
+	if (!strcmp(attack, "leader-exit") && argc > 3)
+		leader_exit(argv[2], (unsigned)atoi(argv[3]));
+	if (!strcmp(attack, "successors") && argc > 2)
+		successors((unsigned)atoi(argv[2]));
 	run_memfd(attack, argc > 2 ? argv[2] : NULL);
 	run_unix(attack, argc > 2 ? argv[2] : NULL);
 	fprintf(stderr, "sec-attack: unknown attack or missing argument: %s\n", attack);

@@ -215,6 +215,94 @@ test_timeout_reaps_orphans() {
 }
 for_each_mode test_timeout_reaps_orphans
 
+HELPERS=${NSRUN_HELPERS:-$(dirname "$NSRUN_PROBE")}
+if [ -x "$HELPERS/sec-attack" ]; then
+	cp "$HELPERS/sec-attack" "$BIN/sec-attack"
+fi
+
+# none_left PATTERN [-x]: true once no process matches (5 s at most). A thread group
+# whose leader exited is listed (by its name) while a thread runs on.
+none_left() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		pgrep "${2:--f}" "$1" >/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The deadline is exact in each mode nsrun accepts it for: a thread group whose leader
+# exited (a zombie in /proc while its thread runs on), as the command itself and
+# below it, and a chain of processes that each fork a successor and exit.
+test_deadline_exact() {
+	local m l d rc t0 t1 i left lx="lx$$"
+	if [ ! -x "$BIN/sec-attack" ]; then
+		skip "deadline attacks" "sec-attack helper not built"
+		return
+	fi
+	for m in "$SCOPE" --unshare-pid "--unshare-pid --as-pid-1"; do
+		if [ -z "$m" ]; then
+			skip "deadline attacks without a pid namespace" "Landlock ABI 6 needed"
+			continue
+		fi
+		case $m in
+		*scope*) l="timeout, no pid namespace" ;;
+		*as-pid-1) l="timeout --as-pid-1" ;;
+		*) l="timeout --unshare-pid" ;;
+		esac
+		d=$TMP/rw/exact$MODE${l##* }
+		mkdir -p "$d" && chmod 0777 "$d"
+		# its own name, so that no other suite's process matches it
+		cp "$BIN/sec-attack" "$BIN/$lx"
+		for how in command child; do
+			rm -f "$d/pid"
+			t0=$(now_ms)
+			if [ $how = command ]; then
+				# shellcheck disable=SC2086
+				as_user timeout -s KILL 20 "$BIN/nsrun" $SB $m --timeout 0.5 --kill-after 0.5 \
+					"$BIN/$lx" leader-exit "$d/pid" 30 >/dev/null 2>&1
+			else
+				# shellcheck disable=SC2086
+				as_user timeout -s KILL 20 "$BIN/nsrun" $SB $m --timeout 0.5 --kill-after 0.5 \
+					sh -c '"$0" leader-exit "$1" 30 & sleep 30' "$BIN/$lx" "$d/pid" \
+					>/dev/null 2>&1
+			fi
+			rc=$?
+			t1=$(now_ms)
+			check_eq "$l: leader exited, thread runs ($how): exit 124" 124 "$rc"
+			check "$l: leader exited ($how): in time" test $((t1 - t0)) -lt 6000
+			check "$l: leader exited ($how): it wrote its pid" test -s "$d/pid"
+			check "$l: leader exited ($how): its thread is gone" \
+				none_left "$lx" -x
+		done
+		left=0
+		for i in 1 2 3 4 5; do
+			# shellcheck disable=SC2086
+			nsrun $SB $m --timeout 0.3 --kill-after 0.2 \
+				sh -c '"$0" successors 15 & sleep 30' "$BIN/sec-attack" >/dev/null 2>&1
+			rc=$?
+			sleep 0.3
+			if [ "$rc" != 124 ] || pgrep -f "sec-attack successors 15" >/dev/null; then
+				left=$((left + 1))
+			fi
+			pkill -9 -f "sec-attack successors 15" 2>/dev/null
+		done
+		check_eq "$l: a chain of successors, 5 runs: 124 and nothing left" 0 "$left"
+		# Ended in time: what the command left behind goes too.
+		rm -f "$d/daemon"
+		# shellcheck disable=SC2086
+		nsrun $SB $m --timeout 30 sh -c \
+			"setsid sh -c 'echo \$\$ >$d/daemon; exec sleep 62.$$' </dev/null >/dev/null 2>&1 &
+			 while [ ! -s $d/daemon ]; do sleep 0.05; done; exit 3"
+		rc=$?
+		check_eq "$l: ended in time: the command's status" 3 "$rc"
+		check "$l: ended in time: the daemon had started" test -s "$d/daemon"
+		check "$l: ended in time: the daemon it left is gone" \
+			none_left "sleep 62\\.$$"
+	done
+}
+for_each_mode test_deadline_exact
+
 test_timeout_term_enough() {
 	local rc d=$TMP/rw/term$MODE t0 t1
 	mkdir -p "$d" && chmod 0777 "$d"
