@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <linux/capability.h>
+
 #include "error.h"
 #include "plan.h"
 
@@ -19,6 +21,13 @@ int caps_parse_name(const char *name);
 /* The capabilities the payload keeps: start from base (the caller's effective set when
  * nsrun runs as root, else none) and apply the --cap-add/--cap-drop ops in order. Pure. */
 uint64_t caps_requested(const struct caps_config *cfg, uint64_t base);
+
+/* What would undo --landlock-exec: remounting without noexec (mount_setattr(2), which
+ * Landlock does not mediate; CAP_SYS_ADMIN, also inside a user namespace that owns the
+ * mounts) and running code in the kernel (modules, raw memory). */
+#define CAPS_EXEC_BOUNDARY_BREAKERS                                         \
+	((UINT64_C(1) << CAP_SYS_ADMIN) | (UINT64_C(1) << CAP_SYS_MODULE) | \
+	 (UINT64_C(1) << CAP_SYS_RAWIO))
 
 /* The caller's effective set (for the root base). */
 int caps_get_effective(uint64_t *ret, struct nsrun_error *err);

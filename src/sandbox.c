@@ -322,6 +322,23 @@ static int join_namespaces(const struct plan *plan, struct nsrun_error *err)
 	return 0;
 }
 
+/* --landlock-exec holds only while the command cannot remount or reach the kernel:
+ * root's default capabilities lose what would undo it, and asking for it is refused. */
+static int keep_exec_boundary(const struct plan *plan, uint64_t *caps, struct nsrun_error *err)
+{
+	if (!plan->landlock.exec)
+		return 0;
+	if (caps_requested(&plan->caps, 0) & CAPS_EXEC_BOUNDARY_BREAKERS)
+		return error_set(
+			err, 0,
+			"--landlock-exec cannot be combined with --cap-add of CAP_SYS_ADMIN, "
+			"CAP_SYS_MODULE or CAP_SYS_RAWIO (or ALL): with them the command could "
+			"remount without noexec (mount_setattr, which Landlock does not "
+			"mediate) or run code in the kernel");
+	*caps &= ~CAPS_EXEC_BOUNDARY_BREAKERS;
+	return 0;
+}
+
 static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct nsrun_error *err)
 {
 	struct userns_request req = { 0 };
@@ -346,6 +363,9 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 			return r;
 	}
 	ctx->caps = caps_requested(&plan->caps, base);
+	r = keep_exec_boundary(plan, &ctx->caps, err);
+	if (r < 0)
+		return r;
 	/* Root without a user namespace cannot gain what it lacks (a container's bounding
 	 * set): bwrap quietly keeps what is there, so `--cap-add all` (mkosi) still runs. */
 	if (ctx->real_root && !ctx->in_userns) {

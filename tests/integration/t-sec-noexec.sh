@@ -271,4 +271,47 @@ for i in range(1, 301):
 }
 for_each_mode case_host_many_mounts
 
+# ---- capabilities that would undo the boundary ------------------------------------------
+# Landlock does not mediate mount_setattr(2): a command with CAP_SYS_ADMIN clears noexec
+# on its workspace and runs what it wrote. Root's default capabilities lose it; asking
+# for it (or CAP_SYS_MODULE, CAP_SYS_RAWIO, ALL) is refused, in a sandbox and in place.
+REMOUNT='import ctypes, os, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+attr = ctypes.create_string_buffer(struct.pack("QQQQ", 0, 0x8, 0, 0))  # clear NOEXEC
+r = libc.syscall(442, -100, sys.argv[1].encode(), 0x8000, attr, 32)  # mount_setattr
+print("mount_setattr:", "done" if r == 0 else os.strerror(ctypes.get_errno()))'
+case_caps() {
+	local out rc c
+	setup
+	out=$(nsrun --unshare-all --ro-bind / / --bind "$WS" /mnt --landlock-rw /mnt \
+		--landlock-exec /usr -- /bin/sh -c 'grep CapEff /proc/self/status
+			python3 -c "$1" /mnt; cp /usr/bin/echo /mnt/evil && "$2" /mnt/evil PWNED
+			echo "rc=$?"' sh "$REMOUNT" "$LD" 2>&1)
+	check_match "capabilities: mount_setattr cannot clear noexec" \
+		'^mount_setattr: Operation not permitted$' "$out"
+	check_nomatch "capabilities: the copy never ran" 'PWNED' "$out"
+	check_match "capabilities: the copy was refused" '^rc=[1-9][0-9]*$' "$out"
+	if [ "$MODE" = root ]; then
+		check_match "capabilities: root keeps the others (CAP_CHOWN, CAP_NET_ADMIN)" \
+			'^CapEff:.*[13579bdf]$' "$out"
+	fi
+	for c in CAP_SYS_ADMIN cap_sys_module CAP_SYS_RAWIO ALL; do
+		out=$(nsrun --unshare-all --ro-bind / / --bind "$WS" /mnt --cap-add "$c" \
+			--landlock-rw /mnt --landlock-exec /usr -- true 2>&1)
+		rc=$?
+		check_eq "capabilities: --cap-add $c with --landlock-exec: exit 1" 1 "$rc"
+		check_match "capabilities: --cap-add $c: says why" \
+			'^nsrun: --landlock-exec cannot be combined with --cap-add of CAP_SYS_ADMIN, .*mount_setattr' \
+			"$out"
+	done
+	out=$(nsrun --landlock-only --cap-add CAP_SYS_ADMIN --landlock-rw "$WS" \
+		--landlock-exec /usr -- true 2>&1)
+	check_eq "capabilities: --landlock-only --cap-add CAP_SYS_ADMIN: refused" 1 "$?"
+	out=$(nsrun --unshare-all --ro-bind / / --cap-add ALL --cap-drop CAP_SYS_ADMIN \
+		--cap-drop CAP_SYS_MODULE --cap-drop CAP_SYS_RAWIO --landlock-rw "$WS" \
+		--landlock-exec /usr -- true 2>&1)
+	check_eq "capabilities: ALL without the three runs" "0 " "$? $out"
+}
+for_each_mode case_caps
+
 done_testing
