@@ -543,24 +543,46 @@ static void check_cgroup(struct doctor_report *r)
 	fix(c, "run under systemd-run --user --scope -p Delegate=yes");
 }
 
-/* nsrun refuses to run setuid; a binary others can replace is a hole for every caller. */
+/* A directory others can change: written by group or others without the sticky bit,
+ * or owned by someone else than root and this user (its owner can rename it away). */
+static bool others_can_change(const struct stat *st)
+{
+	return ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX)) ||
+	       (st->st_uid != 0 && st->st_uid != geteuid());
+}
+
+/* The first directory on the way from path up to / that others can change, written
+ * into dir; false when every one is safe. */
+static bool unsafe_ancestor(const char *path, char *dir, size_t size)
+{
+	struct stat st;
+	char *slash;
+
+	snprintf(dir, size, "%s", path);
+	while ((slash = strrchr(dir, '/'))) {
+		*(slash == dir ? slash + 1 : slash) = '\0';
+		if (stat(dir, &st) == 0 && others_can_change(&st))
+			return true;
+		if (slash == dir)
+			break;
+	}
+	return false;
+}
+
+/* nsrun refuses to run setuid; a binary others can replace, itself or by renaming a
+ * directory above it, is a hole for every caller. */
 static void check_binary(struct doctor_report *r)
 {
 	char exe[4096], dir[4096];
-	struct stat st, dst;
+	struct stat st;
 	struct doctor_check *c;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
 
 	if (n < 0 || stat("/proc/self/exe", &st) < 0) {
 		add(r, DOCTOR_WARN, "binary", "cannot inspect /proc/self/exe");
 		return;
 	}
 	exe[n] = '\0';
-	snprintf(dir, sizeof(dir), "%s", exe);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
 	if (st.st_mode & (S_ISUID | S_ISGID)) {
 		c = add(r, DOCTOR_FAIL, "binary", "'%s' is setuid or setgid: nsrun refuses it",
 			exe);
@@ -571,12 +593,13 @@ static void check_binary(struct doctor_report *r)
 			"'%s' can be replaced by another user (mode %04o, owner %u)", exe,
 			(unsigned)(st.st_mode & 07777), (unsigned)st.st_uid);
 		fix(c, "chown root:root '%s' && chmod 0755 '%s'", exe, exe);
-	} else if (stat(dir, &dst) == 0 && (dst.st_mode & (S_IWGRP | S_IWOTH)) &&
-		   !(dst.st_mode & S_ISVTX)) {
-		c = add(r, DOCTOR_FAIL, "binary", "'%s' is in a directory others can write", exe);
-		fix(c, "chmod go-w '%s'", dir);
+	} else if (unsafe_ancestor(exe, dir, sizeof(dir))) {
+		c = add(r, DOCTOR_FAIL, "binary",
+			"'%s' is below '%s', which another user can change", exe, dir);
+		fix(c, "chmod go-w '%s' and make root or yourself its owner", dir);
 	} else {
-		add(r, DOCTOR_OK, "binary", "'%s' is not setuid and only its owner can change it",
+		add(r, DOCTOR_OK, "binary",
+		    "'%s' is not setuid, and no other user can change it or a directory above it",
 		    exe);
 	}
 }

@@ -116,6 +116,18 @@ case_binary() {
 	out=$(as_user "$TMP/bin-$MODE/nsrun" --doctor 2>&1) || st=$?
 	check_eq "group-writable binary: exit 1" 1 "$st"
 	check_match "group-writable binary: FAIL binary" "^FAIL binary: '.*' can be replaced by another user \\(mode 0775" "$out"
+	# Safe itself, but below a directory others can write: it can be renamed away.
+	mkdir -p "$TMP/up-$MODE/open/safe"
+	chmod 0777 "$TMP/up-$MODE/open"
+	cp "$BIN/nsrun" "$TMP/up-$MODE/open/safe/nsrun"
+	out=$(as_user "$TMP/up-$MODE/open/safe/nsrun" --doctor 2>&1) && st=0 || st=$?
+	check_eq "binary below a world-writable directory: exit 1" 1 "$st"
+	check_match "binary below a world-writable directory: FAIL names it" \
+		"^FAIL binary: '.*/open/safe/nsrun' is below '.*/up-$MODE/open', which another user can change" \
+		"$out"
+	chmod 1777 "$TMP/up-$MODE/open"
+	out=$(as_user "$TMP/up-$MODE/open/safe/nsrun" --doctor 2>&1)
+	check_match "binary below a sticky directory it owns: OK binary" "^OK +binary: " "$out"
 	chmod 4755 "$TMP/bin-$MODE/nsrun"
 	out=$(as_user "$TMP/bin-$MODE/nsrun" --doctor 2>&1) && st=0 || st=$?
 	check_eq "setuid binary: exit 1" 1 "$st"
