@@ -30,12 +30,6 @@
 
 /* ---- the sandbox's tree, seen through the root fd ---- */
 
-/* Relative form of a canonical path for *at() calls on the root fd ("." for "/"). */
-static const char *rel(const char *canon)
-{
-	return canon[1] ? canon + 1 : ".";
-}
-
 /* Symlinks resolve inside the sandbox: the result names the directory a process in the
  * sandbox would reach. */
 static int root_resolve_dir(void *ctx, const char *path, char **ret)
@@ -47,14 +41,15 @@ static int root_resolve_dir(void *ctx, const char *path, char **ret)
 static int root_list_dir(void *ctx, const char *dir, char ***ret)
 {
 	int root_fd = *(int *)ctx;
-	int fd = openat(root_fd, rel(dir), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* dir is canonical: a symlink in any component now is a swap, and fails */
+	int fd = path_open_no_symlinks(root_fd, dir, O_RDONLY | O_DIRECTORY);
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0, cap = 0, n = 0;
 	struct dirent *de;
 	DIR *d;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	d = fdopendir(fd);
 	if (!d) {
 		int r = -errno;
@@ -83,11 +78,17 @@ static int root_list_dir(void *ctx, const char *dir, char ***ret)
 /* readlinkat answers EINVAL for an entry that is not a symlink, as hide_fs wants. */
 static int root_read_link(void *ctx, const char *dir, const char *name, char **ret)
 {
-	int root_fd = *(int *)ctx;
-	_cleanup_free_ char *path = path_join(rel(dir), name);
+	_cleanup_close_ int dfd = -1;
 	char target[PATH_MAX];
-	ssize_t n = readlinkat(root_fd, path, target, sizeof(target) - 1);
+	ssize_t n;
 
+	if (strchr(name, '/'))
+		return -EINVAL;
+	/* the directory through the confined walk, then one name in it */
+	dfd = path_open_no_symlinks(*(int *)ctx, dir, O_PATH | O_DIRECTORY);
+	if (dfd < 0)
+		return dfd;
+	n = readlinkat(dfd, name, target, sizeof(target) - 1);
 	if (n < 0)
 		return -errno;
 	target[n] = '\0';
