@@ -634,9 +634,43 @@ void supervise_tty_take(void)
 		set_foreground(getpgrp());
 }
 
+/* Whether pid descends from the monitor, through its parents in /proc. */
+static bool descends_from_self(pid_t pid)
+{
+	_cleanup_close_ int dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct proc_ent e = { .ppid = pid };
+	char name[16];
+
+	for (int i = 0; i < 4096 && e.ppid > 1; i++) {
+		snprintf(name, sizeof(name), "%d", (int)e.ppid);
+		if (dfd < 0 || !read_stat(dfd, name, &e))
+			return false;
+		if (e.ppid == getpid())
+			return true;
+	}
+	return false;
+}
+
+/* A group the sandbox made or left: its own, an empty one, one whose leader is gone or
+ * is a process of the sandbox. Not the shell's, nor a job the shell moved to the
+ * foreground after Ctrl-Z and `bg`. */
+static bool sandbox_group(pid_t pgrp, pid_t sandbox_pgrp)
+{
+	if (pgrp == sandbox_pgrp)
+		return true;
+	if (kill(-pgrp, 0) < 0 && errno == ESRCH)
+		return true;
+	if (kill(pgrp, 0) < 0 && errno == ESRCH)
+		return true;
+	return descends_from_self(pgrp);
+}
+
 void supervise_tty_restore(pid_t sandbox_pgrp)
 {
-	/* Only from the sandbox: after Ctrl-Z and `bg` the shell has it and keeps it. */
-	if (tcgetpgrp(STDIN_FILENO) == sandbox_pgrp)
+	pid_t fg = tcgetpgrp(STDIN_FILENO);
+
+	/* The command may have moved the terminal to a group of its own: leaving it there
+	 * would leave the shell unable to read it (EIO) after the run. */
+	if (fg > 0 && fg != getpgrp() && sandbox_group(fg, sandbox_pgrp))
 		set_foreground(getpgrp());
 }

@@ -113,6 +113,33 @@ st = os.waitpid(pid, 0)[1]
 print("stopped" if stopped else "not-stopped",
       "got-int" if b"GOT-INT" in buf else "no-int", os.waitstatus_to_exitcode(st))
 PY
+# The command on a new terminal run as a shell runs a job (a child in the shell's own
+# group); then whether the shell has its terminal back.
+cat >"$TMP/ptyback.py" <<'PY'
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ptylib import start, pump
+shell = ("import os, subprocess, sys\n"
+         "code = subprocess.call(sys.argv[1:])\n"
+         "print('FG-BACK' if os.tcgetpgrp(0) == os.getpgrp() else 'FG-LOST', code, flush=True)\n")
+pid, fd = start([sys.executable, "-c", shell] + sys.argv[1:])
+buf = pump(fd, b"", b"\xff", 15)
+os.waitpid(pid, 0)
+line = [l for l in buf.decode(errors="replace").splitlines() if l.startswith("FG-")]
+print(line[0].strip() if line else "no-answer")
+PY
+# A command that moves the terminal to a group of its own, leaving a process there
+# (LEAVE=1) or not.
+cat >"$TMP/grabtty.py" <<'PY'
+import os, signal, subprocess, sys
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+os.setpgid(0, 0)
+os.tcsetpgrp(0, os.getpgrp())
+if len(sys.argv) > 1:
+    subprocess.Popen(["sleep", sys.argv[1]], stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+sys.exit(5)
+PY
 cat >"$TMP/ctrlc.py" <<'PY'
 import signal, sys, time
 def h(*a):
@@ -403,6 +430,20 @@ test_ctrl_c() {
 	check_eq "--new-session alone: Ctrl-C does not reach the command" "no-int -2" "$out"
 }
 for_each_mode test_ctrl_c
+
+# Without --new-session the sandbox may move the terminal's foreground to a group of
+# its own; after the run the shell must have it back, or its next read fails (EIO).
+test_tty_back() {
+	local out ns
+	for ns in "" --unshare-pid; do
+		out=$(as_user "$PY" "$TMP/ptyback.py" "$BIN/nsrun" --ro-bind / / --dev /dev $ns "$PY" "$TMP/grabtty.py")
+		check_eq "terminal moved by the command ${ns:-(no pid ns)}: the shell has it back" "FG-BACK 5" "$out"
+		out=$(as_user "$PY" "$TMP/ptyback.py" "$BIN/nsrun" --ro-bind / / --dev /dev $ns "$PY" "$TMP/grabtty.py" 2)
+		check_eq "terminal moved, a process left there ${ns:-(no pid ns)}: the shell has it back" \
+			"FG-BACK 5" "$out"
+	done
+}
+for_each_mode test_tty_back
 
 test_ctrl_z() {
 	local out ns
