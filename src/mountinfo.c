@@ -174,6 +174,8 @@ struct libmount_api {
 	__typeof__(mnt_free_iter) *free_iter;
 	__typeof__(mnt_table_next_fs) *table_next_fs;
 	__typeof__(mnt_fs_get_target) *fs_get_target;
+	__typeof__(mnt_fs_get_id) *fs_get_id;
+	__typeof__(mnt_fs_get_parent_id) *fs_get_parent_id;
 };
 
 /* Loaded once per process and never unloaded: a cache, not state that changes meaning. */
@@ -196,31 +198,120 @@ static const struct libmount_api *libmount(void)
 	api.free_iter = (__typeof__(api.free_iter))dlsym(h, "mnt_free_iter");
 	api.table_next_fs = (__typeof__(api.table_next_fs))dlsym(h, "mnt_table_next_fs");
 	api.fs_get_target = (__typeof__(api.fs_get_target))dlsym(h, "mnt_fs_get_target");
+	api.fs_get_id = (__typeof__(api.fs_get_id))dlsym(h, "mnt_fs_get_id");
+	api.fs_get_parent_id = (__typeof__(api.fs_get_parent_id))dlsym(h, "mnt_fs_get_parent_id");
 	if (!api.new_table || !api.unref_table || !api.table_parse_file || !api.new_iter ||
-	    !api.free_iter || !api.table_next_fs || !api.fs_get_target)
+	    !api.free_iter || !api.table_next_fs || !api.fs_get_target || !api.fs_get_id ||
+	    !api.fs_get_parent_id)
 		return NULL;
 	loaded = 1;
 	return &api;
 }
 
+/* The id of the mount a fresh lookup of path reaches (the topmost one there), from
+ * its fdinfo, which every kernel nsrun runs on has (statx's STATX_MNT_ID is 5.8). */
+static int path_mount_id(const char *path, int *id)
+{
+	_cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
+	char name[64], buf[512], *p;
+	_cleanup_close_ int info = -1;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	snprintf(name, sizeof(name), "/proc/self/fdinfo/%d", fd);
+	info = open(name, O_RDONLY | O_CLOEXEC);
+	if (info < 0)
+		return -errno;
+	n = read_full(info, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	p = strstr(buf, "mnt_id:");
+	if (!p)
+		return -EIO;
+	*id = atoi(p + 7);
+	return 0;
+}
+
+struct mount_node {
+	int id, parent;
+	bool in_tree;
+	const char *target;
+};
+
+static int cmp_node(const void *a, const void *b)
+{
+	int x = ((const struct mount_node *)a)->id, y = ((const struct mount_node *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/* Marks the mounts whose chain of parents reaches root_id (v sorted by id): passes until
+ * nothing changes, one or two as mountinfo mostly lists parents first. */
+static void mark_tree(struct mount_node *v, size_t n, int root_id)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < n; i++) {
+			struct mount_node key = { .id = v[i].parent }, *p;
+
+			if (v[i].in_tree)
+				continue;
+			p = v[i].parent != v[i].id ? bsearch(&key, v, n, sizeof(*v), cmp_node) :
+						     NULL;
+			if (v[i].id == root_id || (p && p->in_tree))
+				changed = v[i].in_tree = true;
+		}
+	}
+}
+
+/* The mounts of the tree whose root is the topmost mount at mountpoint: not the ones
+ * it covers, whose paths now reach something else (EINVAL, or the wrong mount). */
 static int collect_subtree(const struct libmount_api *m, struct libmnt_table *tb,
 			   const char *mountpoint, char ***ret)
 {
-	struct libmnt_iter *it = m->new_iter(MNT_ITER_FORWARD);
+	_cleanup_free_ struct mount_node *v = NULL;
+	struct libmnt_iter *it;
 	struct libmnt_fs *fs;
-	char **v = NULL;
+	char **out = NULL;
+	size_t n = 0;
+	int root_id, r = path_mount_id(mountpoint, &root_id);
 
+	if (r < 0)
+		return r;
+	it = m->new_iter(MNT_ITER_FORWARD);
 	if (!it)
 		return -ENOMEM;
-	strv_push(&v, mountpoint);
+	while (m->table_next_fs(tb, it, &fs) == 0)
+		*(struct mount_node *)xappend(&v, &n, sizeof(*v)) = (struct mount_node){
+			.id = m->fs_get_id(fs),
+			.parent = m->fs_get_parent_id(fs),
+			.target = m->fs_get_target(fs),
+		};
+	m->free_iter(it);
+	qsort(v, n, sizeof(*v), cmp_node);
+	mark_tree(v, n, root_id);
+	/* mountinfo's order (parents first) is kept: a stable pick in table order */
+	strv_push(&out, mountpoint);
+	it = m->new_iter(MNT_ITER_FORWARD);
+	if (!it) {
+		strv_free(out);
+		return -ENOMEM;
+	}
 	while (m->table_next_fs(tb, it, &fs) == 0) {
+		struct mount_node key = { .id = m->fs_get_id(fs) }, *e;
 		const char *t = m->fs_get_target(fs);
 
-		if (t && strcmp(t, mountpoint) != 0 && path_is_below(t, mountpoint))
-			strv_push(&v, t);
+		e = bsearch(&key, v, n, sizeof(*v), cmp_node);
+		if (t && e && e->in_tree && strcmp(t, mountpoint) != 0 &&
+		    path_is_below(t, mountpoint))
+			strv_push(&out, t);
 	}
 	m->free_iter(it);
-	*ret = v;
+	*ret = out;
 	return 0;
 }
 

@@ -37,8 +37,9 @@ bool mountinfo_has_opt(const char *opts, const char *name);
  * where it takes them (lowerdir, upperdir, workdir). Appends to *lowers and *uppers. */
 void mountinfo_overlay_layers(const char *super_opts, char ***lowers, char ***uppers);
 
-/* Mount points at or below MOUNTPOINT (the path itself first, then in mountinfo order,
- * which lists parents before children). Returns 0 with a NULL-terminated vector in *ret
+/* Mount points at or below MOUNTPOINT in the tree of the topmost mount there (the path
+ * itself first, then in mountinfo order, which lists parents before children); mounts
+ * that one covers are left out. Returns 0 with a NULL-terminated vector in *ret
  * (free with strv_free) or -errno; -ELIBACC when libmount cannot be loaded. */
 int mountinfo_list_subtree(const char *mountpoint, char ***ret);
 

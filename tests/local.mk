@@ -138,8 +138,10 @@ clean-local:
 # check-legacy: the filesystem suites again with the new mount API answering ENOSYS,
 # so the legacy mount(2) path runs for real.
 NSRUN_FORCE_ENOSYS =
+# bubblewrap's own suite runs that way too (both bwraps under the same filter).
 check-legacy: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(legacy_tests)' NSRUN_FORCE_ENOSYS=mount-api
+	$(MAKE) $(AM_MAKEFLAGS) check-upstream NSRUN_FORCE_ENOSYS=mount-api
 legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh \
 	tests/integration/t-sec-noexec.sh tests/integration/t-sec-proc.sh tests/integration/t-bwrap-shapes.sh
 
@@ -167,8 +169,10 @@ oracle-build:
 # check-upstream: bubblewrap 0.11.1's own suite against nsrun (as bwrap) and against the
 # oracle, as root and uid 65534; passes when nsrun's per-case results equal the oracle's.
 check-upstream: all oracle-build
+	NSRUN_FORCE_ENOSYS='$(NSRUN_FORCE_ENOSYS)' \
+	NSRUN_HELPERS='$(abs_top_builddir)/tests/helpers' \
 	$(SHELL) $(top_srcdir)/tests/compat/check-upstream.sh '$(abs_top_builddir)/nsrun' \
-		'$(ORACLE_OUT)' '$(abs_top_builddir)/check-upstream'
+		'$(ORACLE_OUT)' '$(abs_top_builddir)/check-upstream$(NSRUN_FORCE_ENOSYS:%=-%)'
 
 # ---- distribution (issue 11) ---------------------------------------------------------
 # The binary the suites test: this build's, or an installed one (make installcheck).

@@ -7,7 +7,9 @@
 # named bwrap, and against the oracle binary on the same machine, as root and as uid
 # 65534 (as the current user only, when not root). It passes only when nsrun's per-case
 # results equal the oracle's: every case passes, fails or skips as it does for bwrap.
-# Logs and the per-case results stay in LOGDIR.
+# Logs and the per-case results stay in LOGDIR. With NSRUN_FORCE_ENOSYS=GROUPS (make
+# check-legacy) each suite runs under the force-enosys helper (NSRUN_HELPERS), which both
+# bwraps inherit, so that nsrun takes its legacy mount(2) path.
 set -u
 nsrun=$1
 oracle=$2
@@ -57,6 +59,11 @@ mkdir "$work/oracle" "$work/nsrun"
 cp "$oracle/bwrap" "$work/oracle/bwrap"
 cp "$nsrun" "$work/nsrun/nsrun"
 ln -s nsrun "$work/nsrun/bwrap"
+enosys=${NSRUN_FORCE_ENOSYS:-}
+if [ -n "$enosys" ]; then
+	[ -x "${NSRUN_HELPERS:-}/force-enosys" ] || die "NSRUN_FORCE_ENOSYS needs the force-enosys helper"
+	cp "$NSRUN_HELPERS/force-enosys" "$work/force-enosys"
+fi
 chmod -R a+rX "$work"
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -72,6 +79,7 @@ run_suite() {
 	*.py) cmd+=("$PY" "$work/unittest-tap.py" "$work/tests/$suite") ;;
 	*) cmd+=(bash "$work/tests/$suite") ;;
 	esac
+	[ -n "$enosys" ] && cmd=("$work/force-enosys" "$enosys" -- "${cmd[@]}")
 	[ "$mode" = unpriv ] && cmd=(setpriv "--reuid=$UNPRIV" "--regid=$UNPRIV" --clear-groups -- "${cmd[@]}")
 	(cd / && "${cmd[@]}" >"$base.out" 2>"$base.err" </dev/null)
 	echo $? >"$base.rc"
@@ -91,7 +99,7 @@ summary() {
 	echo "$((okn - skip)) pass, $skip skip, $notok fail, $(tail -n1 "$1")"
 }
 
-echo "check-upstream: bubblewrap 0.11.1's tests, oracle ($("$work/oracle/bwrap" --version)) vs nsrun as bwrap"
+echo "check-upstream: bubblewrap 0.11.1's tests, oracle ($("$work/oracle/bwrap" --version)) vs nsrun as bwrap${enosys:+, both under force-enosys $enosys}"
 status=0
 start=$SECONDS
 for mode in "${MODES[@]}"; do

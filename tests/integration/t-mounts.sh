@@ -173,4 +173,20 @@ test_staging_invisible() {
 }
 for_each_mode test_staging_invisible
 
+# A recursive bind over a tree that already holds mounts (--tmpfs, --proc, --dev, an
+# earlier bind) covers them: the flags go to the new tree's mounts only. On the mount(2)
+# path (make check-legacy) the covered ones were remounted by a path that now reaches
+# something else (EINVAL on /newroot/proc/sys, /newroot/dev/console).
+test_bind_over_mounts() {
+	local out
+	out=$(nsrun --tmpfs /tmp --bind / / true 2>&1)
+	check_eq "--tmpfs /tmp, then --bind / /: runs" "0 " "$? $out"
+	out=$(nsrun --bind / / --proc /proc --dev /dev --bind / / true 2>&1)
+	check_eq "--bind / / --proc --dev, then --bind / / again: runs" "0 " "$? $out"
+	out=$(nsrun --bind / / --proc /proc --dev /dev --ro-bind / / sh -c 'touch /tmp/x' 2>&1)
+	check_match "--ro-bind / / over earlier mounts: read-only all the way down" \
+		'Read-only file system' "$out"
+}
+for_each_mode test_bind_over_mounts
+
 done_testing

@@ -287,8 +287,9 @@ case_caps() {
 		--landlock-exec /usr -- /bin/sh -c 'grep CapEff /proc/self/status
 			python3 -c "$1" /mnt; cp /usr/bin/echo /mnt/evil && "$2" /mnt/evil PWNED
 			echo "rc=$?"' sh "$REMOUNT" "$LD" 2>&1)
+	# (make check-legacy's filter answers ENOSYS for the mount API, in the sandbox too)
 	check_match "capabilities: mount_setattr cannot clear noexec" \
-		'^mount_setattr: Operation not permitted$' "$out"
+		'^mount_setattr: (Operation not permitted|Function not implemented)$' "$out"
 	check_nomatch "capabilities: the copy never ran" 'PWNED' "$out"
 	check_match "capabilities: the copy was refused" '^rc=[1-9][0-9]*$' "$out"
 	if [ "$MODE" = root ]; then
