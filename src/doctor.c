@@ -467,7 +467,9 @@ static void check_landlock(struct doctor_report *r)
 
 	if (abi > 0) {
 		c = add(r, abi >= 3 ? DOCTOR_OK : DOCTOR_WARN, "landlock", "Landlock ABI %d%s", abi,
-			abi >= 3 ? "" : ": --landlock-rw cannot stop truncate(2) (ABI 3)");
+			abi >= 3 ? "" :
+				   ": truncation is not Landlock's before ABI 3, so --landlock-rw "
+				   "refuses truncate(2) and read-only O_TRUNC opens everywhere");
 		if (abi < 3)
 			fix(c, "Linux 6.2 or later");
 	} else {

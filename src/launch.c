@@ -97,10 +97,14 @@ static unsigned guards(const struct setup_ctx *ctx)
 	 * (vm.memfd_noexec only stops execve): with an exec list, no memfd at all. */
 	if (plan->landlock.exec && plan->landlock.exec[0])
 		g |= SECCOMP_GUARD_EXEC_MEMFD;
-	/* --landlock-deny-unix where Landlock cannot refuse connects by path itself. */
-	if (plan->landlock.deny_unix && landlock_describe(&plan->landlock, &desc, NULL) == 0 &&
-	    landlock_unix_needs_seccomp(&desc, &plan->landlock))
-		g |= SECCOMP_GUARD_UNIX_SOCKET;
+	if (plan->landlock.enabled && landlock_describe(&plan->landlock, &desc, NULL) == 0) {
+		/* --landlock-deny-unix where Landlock cannot refuse connects by path. */
+		if (landlock_unix_needs_seccomp(&desc, &plan->landlock))
+			g |= SECCOMP_GUARD_UNIX_SOCKET;
+		/* The write boundary where Landlock cannot refuse truncation (ABI < 3). */
+		if (!(desc.handled_fs & NSRUN_LL_FS_TRUNCATE))
+			g |= SECCOMP_GUARD_TRUNCATE;
+	}
 	/* CAP_SYS_ADMIN in the initial user namespace lets TIOCSTI reach a terminal that
 	 * is not the controlling one, so --new-session alone does not stop it there. */
 	if (plan->proc.new_session && !ctx->in_userns && (ctx->caps & (1ULL << CAP_SYS_ADMIN)))

@@ -115,7 +115,23 @@ int seccomp_apply(const struct seccomp_config *cfg, struct nsrun_error *err)
 /* The calls a guard names, by their numbers in one ABI; -1 where the ABI lacks one. */
 struct guard_abi {
 	int memfd_create, memfd_secret, socket, socketpair, socketcall, ioctl, io_uring_setup;
+	int truncate, truncate64, open, openat, openat2;
 };
+
+/* Not every ABI has these (arm64 has no open(2); only 32-bit ones have truncate64). */
+#ifdef __NR_open
+#define GUARD_NR_OPEN __NR_open
+#else
+#define GUARD_NR_OPEN (-1)
+#endif
+#ifdef __NR_truncate64
+#define GUARD_NR_TRUNCATE64 __NR_truncate64
+#else
+#define GUARD_NR_TRUNCATE64 (-1)
+#endif
+#ifndef __NR_openat2
+#define __NR_openat2 437
+#endif
 
 /* i386 (and s390x) have socketcall; i386 gained direct socket calls in 4.3. */
 #ifdef __NR_socketcall
@@ -132,6 +148,11 @@ static const struct guard_abi native_abi = {
 	.socketcall = GUARD_NR_SOCKETCALL,
 	.ioctl = __NR_ioctl,
 	.io_uring_setup = __NR_io_uring_setup,
+	.truncate = __NR_truncate,
+	.truncate64 = GUARD_NR_TRUNCATE64,
+	.open = GUARD_NR_OPEN,
+	.openat = __NR_openat,
+	.openat2 = __NR_openat2,
 };
 
 #ifdef GUARD_COMPAT_ARCH
@@ -145,6 +166,11 @@ static const struct guard_abi compat_abi = {
 	.socketcall = 102,
 	.ioctl = 54,
 	.io_uring_setup = 425,
+	.truncate = 92,
+	.truncate64 = 193,
+	.open = 5,
+	.openat = 295,
+	.openat2 = 437,
 };
 #endif
 
@@ -227,6 +253,18 @@ static struct guard_rule rule_arg(int nr, unsigned arg, unsigned value, unsigned
 	};
 }
 
+/* low 32 bits of args[arg], masked, == value */
+static struct guard_rule rule_flags(int nr, unsigned arg, unsigned mask, unsigned value,
+				    unsigned action)
+{
+	return (struct guard_rule){
+		.nr = nr,
+		.n_conds = 1,
+		.conds = { { arg, mask, value } },
+		.action = action,
+	};
+}
+
 /* socketpair(AF_UNIX, type, ...) with the given type, whatever its flags */
 static struct guard_rule rule_pair(int nr, unsigned type, unsigned action)
 {
@@ -263,6 +301,15 @@ static size_t guard_rules(unsigned guards, const struct guard_abi *abi, struct g
 		out[n++] = rule_arg(abi->socketcall, 0, GUARD_SYS_SOCKETPAIR, eacces);
 		out[n++] = rule_any(abi->io_uring_setup, enosys);
 	}
+	if (guards & SECCOMP_GUARD_TRUNCATE) {
+		out[n++] = rule_any(abi->truncate, eacces);
+		out[n++] = rule_any(abi->truncate64, eacces);
+		out[n++] = rule_flags(abi->open, 1, O_TRUNC | O_ACCMODE, O_TRUNC, eacces);
+		out[n++] = rule_flags(abi->openat, 2, O_TRUNC | O_ACCMODE, O_TRUNC, eacces);
+		out[n++] = rule_any(abi->openat2, enosys);
+		if (!(guards & SECCOMP_GUARD_UNIX_SOCKET))
+			out[n++] = rule_any(abi->io_uring_setup, enosys);
+	}
 	if (guards & SECCOMP_GUARD_TIOCSTI) {
 		out[n++] = rule_arg(abi->ioctl, 1, TIOCSTI, eperm);
 		out[n++] = rule_arg(abi->ioctl, 1, TIOCLINUX, eperm);
@@ -274,7 +321,7 @@ static size_t guard_rules(unsigned guards, const struct guard_abi *abi, struct g
 static void emit_abi(struct guard_emit *e, unsigned guards, const struct guard_abi *abi,
 		     bool kill_x32)
 {
-	struct guard_rule rules[16];
+	struct guard_rule rules[24];
 	size_t n = guard_rules(guards, abi, rules);
 
 	emit(e, BPF_LD | BPF_W | BPF_ABS, (unsigned)offsetof(struct seccomp_data, nr), 0, 0);

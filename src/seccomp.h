@@ -31,11 +31,16 @@ enum seccomp_guard {
 	/* ioctl TIOCSTI and TIOCLINUX answer EPERM, whatever the upper 32 bits of the
 	 * request (CVE-2019-10063) */
 	SECCOMP_GUARD_TIOCSTI = 1u << 2,
-	SECCOMP_GUARD_ALL = (1u << 3) - 1,
+	/* Truncation by path where Landlock cannot mediate it (ABI < 3): truncate(2) and
+	 * truncate64 answer EACCES, as does an open(at) with O_TRUNC but read-only access
+	 * (it truncates without a write open); openat2 and io_uring_setup, whose open flags
+	 * a filter cannot read, answer ENOSYS. A write open stays Landlock's to refuse. */
+	SECCOMP_GUARD_TRUNCATE = 1u << 3,
+	SECCOMP_GUARD_ALL = (1u << 4) - 1,
 };
 
 /* The longest guard program; seccomp_guard_program never needs more. */
-#define SECCOMP_GUARD_PROG_MAX 160
+#define SECCOMP_GUARD_PROG_MAX 256
 
 /* Writes the guard program for `guards` into prog (room for max instructions) and
  * returns its length: -EINVAL for unknown guard bits, -E2BIG when max is too small,

@@ -276,10 +276,30 @@ test_fail_closed() {
 	out=$(as_user "$ENOSYS" landlock-abi=2 -- "$BIN/nsrun" --landlock-only --landlock-rw "$D/w" -- \
 		perl "$LLOP" creat "$D/o/abi2")
 	check_eq "simulated ABI 2: creating outside is still denied" EACCES "$out"
-	out=$(as_user "$ENOSYS" landlock-abi=2 -- "$BIN/nsrun" --landlock-only --landlock-rw "$D/w" -- \
-		perl "$LLOP" truncate "$D/o/t2")
-	check_eq "simulated ABI 2: truncate(2) outside is not covered (documented limit)" OK "$out"
+	# Landlock before ABI 3 cannot refuse truncation: nsrun's seccomp guard refuses
+	# truncate(2) and read-only O_TRUNC opens, in place and in a sandbox; a write open
+	# stays Landlock's (write_file), so truncating through one inside still works.
 	printf data >"$D/o/t2"
+	printf data >"$D/o/t1"
+	local how
+	for how in --landlock-only "--ro-bind / / --bind $D $D"; do
+		# shellcheck disable=SC2086
+		out=$(as_user "$ENOSYS" landlock-abi=2 -- "$BIN/nsrun" $how --landlock-rw "$D/w" -- \
+			perl "$LLOP" truncate "$D/o/t2")
+		check_eq "simulated ABI 2 (${how%% *}): truncate(2) outside refused" EACCES "$out"
+		# shellcheck disable=SC2086
+		out=$(as_user "$ENOSYS" landlock-abi=2 -- "$BIN/nsrun" $how --landlock-rw "$D/w" -- \
+			perl "$LLOP" otrunc "$D/o/t1")
+		check_eq "simulated ABI 2 (${how%% *}): O_TRUNC read-only open outside refused" EACCES "$out"
+		check_eq "simulated ABI 2 (${how%% *}): both files keep their size" "4 4" \
+			"$(size_of "$D/o/t1") $(size_of "$D/o/t2")"
+		printf data >"$D/w/t3" && chmod 0666 "$D/w/t3"
+		# shellcheck disable=SC2086
+		as_user "$ENOSYS" landlock-abi=2 -- "$BIN/nsrun" $how --landlock-rw "$D/w" -- \
+			sh -c ": > '$D/w/t3'"
+		check_eq "simulated ABI 2 (${how%% *}): truncating open for writing inside works" 0 \
+			"$(size_of "$D/w/t3")"
+	done
 	out=$(as_user "$ENOSYS" landlock-abi=1 -- "$BIN/nsrun" --landlock-only --landlock-rw "$D/w" -- \
 		perl "$LLOP" rename "$D/w/l" "$D/w/nd/l")
 	check_eq "simulated ABI 1: renaming across directories inside the tree is EXDEV (documented)" \

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -70,14 +71,20 @@ static uint32_t bpf_run(const struct sock_filter *p, int n, const struct seccomp
 	return 0;
 }
 
-static uint32_t verdict(unsigned guards, uint32_t arch, int nr, uint64_t a0, uint64_t a1)
+static uint32_t verdict3(unsigned guards, uint32_t arch, int nr, uint64_t a0, uint64_t a1,
+			 uint64_t a2)
 {
 	struct sock_filter prog[SECCOMP_GUARD_PROG_MAX];
-	struct seccomp_data d = { .nr = nr, .arch = arch, .args = { a0, a1 } };
+	struct seccomp_data d = { .nr = nr, .arch = arch, .args = { a0, a1, a2 } };
 	int n = seccomp_guard_program(guards, prog, ARRAY_SIZE(prog));
 
 	assert_true(n > 0);
 	return bpf_run(prog, n, &d);
+}
+
+static uint32_t verdict(unsigned guards, uint32_t arch, int nr, uint64_t a0, uint64_t a1)
+{
+	return verdict3(guards, arch, nr, a0, a1, 0);
 }
 
 #ifdef __x86_64__
@@ -142,6 +149,32 @@ static void test_each_guard_alone(void **state)
 	assert_int_equal(verdict(SECCOMP_GUARD_TIOCSTI, NATIVE, __NR_io_uring_setup, 0, 0), ALLOW);
 }
 
+/* Truncation by path where Landlock ABI < 3 cannot refuse it. */
+static void test_truncate(void **state)
+{
+	const unsigned g = SECCOMP_GUARD_TRUNCATE;
+
+	(void)state;
+	assert_int_equal(verdict(g, NATIVE, __NR_truncate, 0, 0), ERR(EACCES));
+	assert_int_equal(verdict(g, NATIVE, __NR_open, 0, O_RDONLY | O_TRUNC), ERR(EACCES));
+	assert_int_equal(verdict(g, NATIVE, __NR_open, 0, O_RDONLY | O_TRUNC | O_CLOEXEC),
+			 ERR(EACCES));
+	/* a write open is Landlock's to refuse (write_file) */
+	assert_int_equal(verdict(g, NATIVE, __NR_open, 0, O_WRONLY | O_TRUNC), ALLOW);
+	assert_int_equal(verdict(g, NATIVE, __NR_open, 0, O_RDONLY), ALLOW);
+	assert_int_equal(verdict3(g, NATIVE, __NR_openat, 0, 0, O_RDONLY | O_TRUNC), ERR(EACCES));
+	assert_int_equal(verdict3(g, NATIVE, __NR_openat, 0, 0, O_RDWR | O_TRUNC), ALLOW);
+	assert_int_equal(verdict3(g, NATIVE, __NR_openat, 0, 0, O_RDONLY | O_DIRECTORY), ALLOW);
+	assert_int_equal(verdict(g, NATIVE, 437 /* openat2 */, 0, 0), ERR(ENOSYS));
+	assert_int_equal(verdict(g, NATIVE, __NR_io_uring_setup, 0, 0), ERR(ENOSYS));
+	assert_int_equal(verdict(g, NATIVE, __NR_ftruncate, 0, 0), ALLOW);
+	assert_int_equal(verdict(g, AUDIT_ARCH_I386, 92, 0, 0), ERR(EACCES));  /* truncate */
+	assert_int_equal(verdict(g, AUDIT_ARCH_I386, 193, 0, 0), ERR(EACCES)); /* truncate64 */
+	assert_int_equal(verdict(g, AUDIT_ARCH_I386, 5, 0, O_RDONLY | O_TRUNC), ERR(EACCES));
+	assert_int_equal(verdict3(g, AUDIT_ARCH_I386, 295, 0, 0, O_TRUNC), ERR(EACCES));
+	assert_int_equal(verdict(SECCOMP_GUARD_EXEC_MEMFD, NATIVE, __NR_truncate, 0, 0), ALLOW);
+}
+
 static void test_x32_and_foreign_killed(void **state)
 {
 	(void)state;
@@ -187,7 +220,7 @@ static void test_bad_input(void **state)
 	struct sock_filter prog[SECCOMP_GUARD_PROG_MAX];
 
 	(void)state;
-	assert_int_equal(seccomp_guard_program(1u << 3, prog, ARRAY_SIZE(prog)), -EINVAL);
+	assert_int_equal(seccomp_guard_program(1u << 4, prog, ARRAY_SIZE(prog)), -EINVAL);
 	assert_int_equal(seccomp_guard_program(ALL, prog, 4), -E2BIG);
 	for (unsigned g = 0; g <= ALL; g++)
 		assert_in_range(seccomp_guard_program(g, prog, ARRAY_SIZE(prog)), 4,
@@ -228,6 +261,8 @@ static int real_calls(void)
 		bad |= 16;
 	if (socketpair(AF_UNIX, SOCK_RAW, 0, sv) != -1 || errno != EACCES)
 		bad |= 8;
+	if (truncate("/nonexistent/nsrun-test", 0) != -1 || errno != EACCES)
+		bad |= 256;
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 && errno != EAFNOSUPPORT)
 		bad |= 32;
@@ -289,6 +324,7 @@ int main(void)
 #ifdef __x86_64__
 		cmocka_unit_test(test_native),
 		cmocka_unit_test(test_each_guard_alone),
+		cmocka_unit_test(test_truncate),
 		cmocka_unit_test(test_x32_and_foreign_killed),
 		cmocka_unit_test(test_i386),
 		cmocka_unit_test(test_installed_x32),
