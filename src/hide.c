@@ -348,6 +348,58 @@ static int overlay_error(int r, const char *log, const char *dir, struct nsrun_e
 			 dir, *log ? " [" : "", log, *log ? "]" : "");
 }
 
+/* O(kept): the layer holds only the kept entries and is bound, with their binds, over the
+ * directory. Without an overlay nothing of the original shows through. */
+static int apply_keep_only(const struct hide_dir *hd, int dfd, const struct stat *st,
+			   unsigned long st_flags, const char *ws, const struct hide_env *env,
+			   struct nsrun_error *err)
+{
+	_cleanup_close_ int wfd = -1;
+	int r = layer_open(env, ws, &wfd, err);
+
+	for (size_t i = 0; r == 0 && i < hd->n_keep; i++)
+		r = keep_entry(dfd, wfd, hd->keep[i], hd, err);
+	if (r == 0)
+		r = layer_finish(wfd, st, ws, env, err);
+	if (r < 0)
+		return r;
+	r = mount_bind(wfd, dfd, true, dir_attrs(st_flags, false));
+	if (r < 0)
+		return mount_error(err, r,
+				   "--overlay-allow: mount the kept entries of '%s' over it",
+				   hd->dir);
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Kernels that mount no overlay in a user namespace (before 5.11): the same result the
+ * other way, the directory's entries but the hidden ones, each bound into a layer. */
+static int keep_all_but_hidden(const struct hide_dir *hd, int dfd, const struct stat *st,
+			       unsigned long st_flags, const char *ws, const struct hide_env *env,
+			       struct nsrun_error *err)
+{
+	_cleanup_free_ char *ws_keep = xconcat(ws, "-keep");
+	_cleanup_free_ char **all = NULL;
+	_cleanup_free_ char **keep = NULL;
+	struct hide_dir k = *hd;
+	int root_fd = env->root_fd;
+	int r = root_list_dir(&root_fd, hd->dir, &all);
+
+	if (r < 0)
+		return error_set(err, -r, "--overlay-hide: list '%s'", hd->dir);
+	k.method = HIDE_KEEP_ONLY;
+	k.n_keep = 0;
+	for (size_t i = 0; all[i]; i++)
+		if (!bsearch(&all[i], hd->names, hd->n_names, sizeof(char *), cmp_name))
+			*(char **)xappend(&keep, &k.n_keep, sizeof(char *)) = all[i];
+	k.keep = keep;
+	return apply_keep_only(&k, dfd, st, st_flags, ws_keep, env, err);
+}
+
 static int apply_whiteouts(const struct hide_dir *hd, int dfd, const char *target,
 			   const struct stat *st, unsigned long st_flags, const char *ws,
 			   const struct hide_env *env, struct nsrun_error *err)
@@ -372,30 +424,9 @@ static int apply_whiteouts(const struct hide_dir *hd, int dfd, const char *targe
 	if (r < 0)
 		return r;
 	r = mount_overlay_at(&ov, dir_attrs(st_flags, true), dfd);
+	if (r == -EPERM && env->in_userns)
+		return keep_all_but_hidden(hd, dfd, st, st_flags, ws, env, err);
 	return r < 0 ? overlay_error(r, log, hd->dir, err) : 0;
-}
-
-/* O(kept): the layer holds only the kept entries and is bound, with their binds, over the
- * directory. Without an overlay nothing of the original shows through. */
-static int apply_keep_only(const struct hide_dir *hd, int dfd, const struct stat *st,
-			   unsigned long st_flags, const char *ws, const struct hide_env *env,
-			   struct nsrun_error *err)
-{
-	_cleanup_close_ int wfd = -1;
-	int r = layer_open(env, ws, &wfd, err);
-
-	for (size_t i = 0; r == 0 && i < hd->n_keep; i++)
-		r = keep_entry(dfd, wfd, hd->keep[i], hd, err);
-	if (r == 0)
-		r = layer_finish(wfd, st, ws, env, err);
-	if (r < 0)
-		return r;
-	r = mount_bind(wfd, dfd, true, dir_attrs(st_flags, false));
-	if (r < 0)
-		return mount_error(err, r,
-				   "--overlay-allow: mount the kept entries of '%s' over it",
-				   hd->dir);
-	return 0;
 }
 
 static int hide_dir_apply(const struct hide_dir *hd, size_t idx, const struct hide_env *env,

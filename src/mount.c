@@ -428,6 +428,14 @@ char *mount_overlay_describe(const struct mount_overlay *ov)
 		       ov->userxattr ? ",userxattr" : "");
 }
 
+static bool has_comma(const struct mount_opt *opts, size_t n_opts)
+{
+	for (size_t i = 0; i < n_opts; i++)
+		if (opts[i].value && strchr(opts[i].value, ','))
+			return true;
+	return false;
+}
+
 int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd)
 {
 	_cleanup_free_ char *upper = NULL, *work = NULL, *lower = NULL;
@@ -442,8 +450,13 @@ int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd
 	/* One "lowerdir=" list, as bwrap passes it, so mountinfo shows the same. */
 	lower = overlay_lowerdir(ov);
 	n = overlay_opts(ov, o, lower, upper, work);
-	if (mount_api_available() && fits_fsconfig(o, n))
-		return overlay_new_api(ov, o, n, false, attrs, dest_fd);
+	if (mount_api_available() && fits_fsconfig(o, n)) {
+		r = overlay_new_api(ov, o, n, false, attrs, dest_fd);
+		/* Before 6.5 overlayfs parses fsconfig through the legacy shim, which refuses
+		 * any value holding a comma, escaped or not; mount(2) takes the same string. */
+		if (r != -EINVAL || !has_comma(o, n))
+			return r;
+	}
 	r = legacy_mount_at("overlay", o, n, attrs, dest_fd);
 	if (r != -E2BIG || !mount_api_available())
 		return r;

@@ -133,7 +133,7 @@ fuzz: $(noinst_PROGRAMS)
 	@echo "new inputs are in fuzz-corpus-*/; add crashers to tests/fuzz/corpus/<target>/"
 endif
 clean-local:
-	-rm -rf $(fuzz_targets:%=fuzz-corpus-%) bwrap-oracle check-upstream
+	-rm -rf $(fuzz_targets:%=fuzz-corpus-%) bwrap-oracle check-upstream check-upstream-* check-kernels
 
 # check-legacy: the filesystem suites again with the new mount API answering ENOSYS,
 # so the legacy mount(2) path runs for real.
@@ -146,7 +146,7 @@ legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/
 	tests/integration/t-sec-noexec.sh tests/integration/t-sec-proc.sh tests/integration/t-bwrap-shapes.sh
 
 lint:
-	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh \
+	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh tests/kernels/*.sh \
 		tests/meta/*.sh completions/bash/nsrun .ci/run \
 		.ci/deb packaging/build-deb.sh packaging/debian/tests/smoke packaging/debian/tests/smoke-root \
 		packaging/debian/tests/bwrap-dropin packaging/debian/tests/installcheck \
@@ -173,6 +173,16 @@ check-upstream: all oracle-build
 	NSRUN_HELPERS='$(abs_top_builddir)/tests/helpers' \
 	$(SHELL) $(top_srcdir)/tests/compat/check-upstream.sh '$(abs_top_builddir)/nsrun' \
 		'$(ORACLE_OUT)' '$(abs_top_builddir)/check-upstream$(NSRUN_FORCE_ENOSYS:%=-%)'
+
+# check-kernels (issue 20): tests/kernels/guest-checks.sh on Debian's real kernels under
+# qemu (../shared/kernels/run-on-kernel; root). NSRUN_KERNELS picks them (default: all four).
+NSRUN_KERNELS =
+check-kernels: all oracle-build
+	NSRUN_ORACLE_BIN='$(ORACLE_OUT)/bwrap' \
+	$(SHELL) $(top_srcdir)/tests/kernels/check-kernels.sh '$(abs_top_builddir)/nsrun' \
+		'$(abs_top_builddir)/check-kernels' $(NSRUN_KERNELS)
+.PHONY: check-kernels
+EXTRA_DIST += tests/kernels/check-kernels.sh tests/kernels/guest-checks.sh
 
 # ---- distribution (issue 11) ---------------------------------------------------------
 # The binary the suites test: this build's, or an installed one (make installcheck).
