@@ -297,7 +297,10 @@ test_deadline_exact() {
 			rc=$?
 			t1=$(now_ms)
 			check_eq "$l: leader exited, thread runs ($how): exit 124" 124 "$rc"
-			check "$l: leader exited ($how): in time" test $((t1 - t0)) -lt 6000
+			# a hang is caught above (timeout's SIGKILL: 137); this bounds a slow sweep,
+			# with room for a loaded, sanitised CI machine
+			diag "$l: leader exited ($how): $((t1 - t0)) ms"
+			check "$l: leader exited ($how): in time" test $((t1 - t0)) -lt 15000
 			check "$l: leader exited ($how): it wrote its pid" test -s "$d/pid"
 			check "$l: leader exited ($how): its thread is gone" \
 				none_left "$lx" -x
