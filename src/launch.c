@@ -135,6 +135,17 @@ static int confine(const struct setup_ctx *ctx, struct nsrun_error *err)
 	return r;
 }
 
+/* A command that could not be started: bwrap exits 1; under its own name nsrun keeps
+ * env(1)'s and the shell's contract, 127 when it was not found and 126 when it was
+ * found but could not run, so that a caller can tell either from the command's 1. */
+static struct nsrun_error *exec_error(struct nsrun_error *err, int e, const char *cmd)
+{
+	error_set(err, e, "execvp %s", cmd);
+	if (strcmp(log_program(), "bwrap") != 0)
+		err->status = e == ENOENT ? LAUNCH_NOT_FOUND_STATUS : LAUNCH_CANNOT_RUN_STATUS;
+	return err;
+}
+
 _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask)
 {
 	const struct plan *plan = ctx->plan;
@@ -163,8 +174,7 @@ _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const s
 		(void)write_all(ctx->error_fd, (char[]){ SETUP_EXEC_MARKER }, 1);
 	environ = envp;
 	execvp(plan->proc.argv[0], payload_argv(plan));
-	error_set(&err, errno, "execvp %s", plan->proc.argv[0]);
-	launch_fail(ctx, &err);
+	launch_fail(ctx, exec_error(&err, errno, plan->proc.argv[0]));
 }
 
 /* ---- pid 1's payload ---- */

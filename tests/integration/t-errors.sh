@@ -92,6 +92,22 @@ test_exec_failure() {
 	check_match "-- ends the options" '^pid=' "$out"
 	out=$(bwrap_nsrun --ro-bind / / --setenv PATH /nonexistent -- --dev-bind / / 2>&1)
 	check_eq "after --, an option name is the command" "bwrap: execvp --dev-bind: No such file or directory" "$out"
+	# Under its own name: env(1)'s contract, so that a caller can tell these from the
+	# command's own exit 1, in a sandbox and in place.
+	local how
+	for how in "--ro-bind / /" "--ro-bind / / --unshare-pid" "--landlock-only --landlock-rw /tmp"; do
+		# shellcheck disable=SC2086
+		out=$(nsrun $how -- /nonexistent-cmd 2>&1)
+		check_eq "nsrun $how: not found: 127 and bwrap's message" \
+			"127 nsrun: execvp /nonexistent-cmd: No such file or directory" "$? $out"
+		# shellcheck disable=SC2086
+		out=$(nsrun $how -- /etc/passwd 2>&1)
+		check_eq "nsrun $how: not executable: 126" \
+			"126 nsrun: execvp /etc/passwd: Permission denied" "$? $out"
+		# shellcheck disable=SC2086
+		nsrun $how -- sh -c 'exit 1'
+		check_eq "nsrun $how: the command's own 1 stays 1" 1 "$?"
+	done
 }
 for_each_mode test_exec_failure
 

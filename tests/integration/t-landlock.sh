@@ -157,8 +157,12 @@ test_devices_and_host() {
 	# a fixed PATH: glibc reports EACCES if any PATH entry is unreadable for this user
 	out=$(as_user env PATH=/usr/bin:/bin "$BIN/nsrun" --landlock-only --landlock-rw "$D/w" -- \
 		nsrun-no-such-command 2>&1)
-	check_eq "a missing command: bwrap's message, exit 1" \
-		"nsrun: execvp nsrun-no-such-command: No such file or directory 1" "$out $?"
+	check_eq "a missing command: bwrap's message, exit 127 (not found)" \
+		"nsrun: execvp nsrun-no-such-command: No such file or directory 127" "$out $?"
+	out=$(as_user env PATH=/usr/bin:/bin "$BIN/bwrap" --landlock-only --landlock-rw "$D/w" -- \
+		nsrun-no-such-command 2>&1)
+	check_eq "... under the name bwrap: exit 1" \
+		"bwrap: execvp nsrun-no-such-command: No such file or directory 1" "$out $?"
 }
 
 test_exec() {
@@ -166,7 +170,8 @@ test_exec() {
 	out=$(nsrun --landlock-only --landlock-exec /usr/bin/ls -- /usr/bin/ls -d / 2>&1)
 	check_eq "--landlock-exec /usr/bin/ls runs ls (with its ELF interpreter)" / "$out"
 	out=$(nsrun --landlock-only --landlock-exec /usr/bin/ls -- /usr/bin/id 2>&1)
-	check_eq "... but not /usr/bin/id" "nsrun: execvp /usr/bin/id: Permission denied 1" "$out $?"
+	check_eq "... but not /usr/bin/id (exit 126: found, cannot run)" \
+		"nsrun: execvp /usr/bin/id: Permission denied 126" "$out $?"
 	out=$(nsrun --landlock-only --landlock-exec /usr/bin -- /usr/bin/sh -c \
 		'/usr/bin/true; echo a=$?; /usr/sbin/nologin; echo b=$?' 2>/dev/null)
 	check_eq "a directory rule allows what is below it, nothing else" "a=0 b=126" "${out//$'\n'/ }"
@@ -339,7 +344,7 @@ test_full_sandbox() {
 	out=$(nsrun "${sb[@]}" --landlock-exec /usr/bin/ls -- /usr/bin/ls -d / 2>/dev/null
 		nsrun "${sb[@]}" --landlock-exec /usr/bin/ls -- /usr/bin/id >/dev/null 2>&1
 		echo $?)
-	check_eq "sandbox: --landlock-exec allows ls, not id" "/ 1" "${out//$'\n'/ }"
+	check_eq "sandbox: --landlock-exec allows ls, not id (126)" "/ 126" "${out//$'\n'/ }"
 }
 
 run_mode() {
