@@ -181,6 +181,7 @@ struct planner {
 	struct listing *path_lists; /* listings of path_dirs, read when many names probe them */
 	bool list_path_dirs;
 	char *last_raw, *last_canon; /* consecutive PATH-form rules mostly share a parent */
+	char **missing;		     /* see struct hide_plan */
 };
 
 /* Whether NAME form literal name exists in PATH directory i: one lstat per name, or one
@@ -250,6 +251,19 @@ static void add_rule(struct pdir *d, const char *pat, bool allow, bool path_form
 	}
 }
 
+/* A PATH-form rule; a literal hidden name that does not exist is whited out anyway (it
+ * cannot appear later either), and reported. */
+static void add_path_rule(struct planner *p, const char *canon, const char *base, const char *arg,
+			  bool allow)
+{
+	_cleanup_free_ char *target = NULL;
+
+	add_rule(get_dir(p, canon), base, allow, true);
+	if (!allow && !is_glob(base) &&
+	    p->fs->read_link(p->fs->ctx, canon, base, &target) == -ENOENT)
+		strv_push(&p->missing, arg);
+}
+
 /* Splits one --overlay-hide/--overlay-allow argument and records it in its directories. */
 static int add_arg(struct planner *p, const char *arg, bool allow, struct nsrun_error *err)
 {
@@ -272,12 +286,17 @@ static int add_arg(struct planner *p, const char *arg, bool allow, struct nsrun_
 			p->path_lists = xcalloc(p->n_path_dirs + 1, sizeof(*p->path_lists));
 			p->path_resolved = true;
 		}
+		bool found = false;
+
 		for (size_t i = 0; i < p->n_path_dirs; i++) {
 			/* Most PATH directories lack a given name: leave those alone. */
 			if (!allow && !is_glob(base) && !path_dir_has(p, i, base))
 				continue;
+			found = true;
 			add_rule(get_dir(p, p->path_dirs[i]), base, allow, false);
 		}
+		if (!found && !allow && !is_glob(base))
+			strv_push(&p->missing, arg);
 		return 0;
 	}
 	if (copy[0] != '/')
@@ -285,14 +304,14 @@ static int add_arg(struct planner *p, const char *arg, bool allow, struct nsrun_
 				 opt, arg);
 	*slash = '\0';
 	if (p->last_raw && strcmp(p->last_raw, slash == copy ? "/" : copy) == 0) {
-		add_rule(get_dir(p, p->last_canon), base, allow, true);
+		add_path_rule(p, p->last_canon, base, arg, allow);
 		return 0;
 	}
 	r = p->fs->resolve_dir(p->fs->ctx, slash == copy ? "/" : copy, &canon);
 	if (r < 0)
 		return error_set(err, -r, "%s: directory '%s' of '%s' in the sandbox", opt,
 				 slash == copy ? "/" : copy, arg);
-	add_rule(get_dir(p, canon), base, allow, true);
+	add_path_rule(p, canon, base, arg, allow);
 	free(p->last_raw);
 	free(p->last_canon);
 	p->last_raw = xstrdup(slash == copy ? "/" : copy);
@@ -464,6 +483,7 @@ static void planner_free(struct planner *p)
 	free(p->path_lists);
 	free(p->last_raw);
 	free(p->last_canon);
+	strv_free(p->missing);
 }
 
 static int cmp_hide_dir(const void *a, const void *b)
@@ -494,8 +514,10 @@ int hide_plan_build(const struct hide_config *cfg, const char *path_env, const s
 		r = add_arg(&p, cfg->allow[i], true, err);
 	if (r == 0)
 		r = list_dirs(&p, err);
-	if (r == 0)
+	if (r == 0) {
 		finish_plan(&p, ret);
+		ret->missing = TAKE_PTR(p.missing);
+	}
 	planner_free(&p);
 	if (r < 0)
 		hide_plan_free(ret);
@@ -510,5 +532,6 @@ void hide_plan_free(struct hide_plan *plan)
 		free(plan->dirs[i].keep);
 	}
 	free(plan->dirs);
+	strv_free(plan->missing);
 	*plan = (struct hide_plan){ 0 };
 }

@@ -54,6 +54,10 @@ struct hide_dir {
 struct hide_plan {
 	struct hide_dir *dirs; /* sorted by dir, so a parent comes before its subdirectories */
 	size_t n_dirs;
+	/* The literal --overlay-hide arguments that name no entry: a NAME in no PATH
+	 * directory, a PATH that does not exist (a typo, or a tool this machine lacks);
+	 * NULL-terminated, NULL when there is none. Globs never land here. */
+	char **missing;
 };
 
 /* Works out which names each directory loses. path_env: the payload's PATH (NULL: unset,

@@ -477,6 +477,12 @@ int hide_apply(const struct hide_config *cfg, const struct hide_env *env, struct
 	if (!cfg || ((!cfg->hide || !cfg->hide[0]) && (!cfg->allow || !cfg->allow[0])))
 		return 0;
 	r = hide_plan_build(cfg, env->path_env, &fs, &plan, err);
+	/* A list shared across machines may name tools some lack: a warning, not an error;
+	 * a glob that matches nothing says "hide it if present" and stays silent. */
+	for (size_t i = 0; r == 0 && plan.missing && plan.missing[i]; i++)
+		log_warn("--overlay-hide '%s': no such entry in the sandbox%s; nothing hidden",
+			 plan.missing[i],
+			 strchr(plan.missing[i], '/') ? "" : "'s PATH directories");
 	for (size_t i = 0; r == 0 && i < plan.n_dirs; i++)
 		r = hide_dir_apply(&plan.dirs[i], i, env, err);
 	hide_plan_free(&plan);

@@ -536,6 +536,20 @@ int supervise_wait_pid(struct supervisor *sup, pid_t pid)
 	return st;
 }
 
+/* One line for the caller's log: why the command stopped, and how hard it was ended. */
+static void report_timeout(const struct supervisor *sup)
+{
+	const struct supervise_config *c = &sup->plan->sup;
+
+	if (sup->stage == SUPERVISE_KILL)
+		log_warn("--timeout: the command ran past %g s; ended the sandbox with SIGTERM, "
+			 "then SIGKILL after %g s (--kill-after)",
+			 (double)c->timeout_ms / 1000, (double)c->kill_after_ms / 1000);
+	else
+		log_warn("--timeout: the command ran past %g s; ended the sandbox with SIGTERM",
+			 (double)c->timeout_ms / 1000);
+}
+
 void supervise_finish(struct supervisor *sup)
 {
 	/* The command ended in time: what it left behind goes with it, as it would have
@@ -553,6 +567,7 @@ void supervise_finish(struct supervisor *sup)
 		if (poll(&p, 1, 10) > 0)
 			on_timer(sup);
 	}
+	report_timeout(sup);
 	kill_sandbox(sup);
 }
 

@@ -208,7 +208,9 @@ test_timeout_kill() {
 		check_eq "timeout ${pidns:-without pid ns}: final document" \
 			'{ "exit-code": 124, "exit-signal": 9, "timed-out": true }' "$(line 3 "$d/json")"
 		check_eq "timeout ${pidns:-without pid ns}: three documents" 3 "$(wc -l <"$d/json")"
-		check_eq "timeout ${pidns:-without pid ns}: nothing on stderr" "" "$(cat "$d/err")"
+		check_eq "timeout ${pidns:-without pid ns}: one line on stderr says why" \
+			"nsrun: --timeout: the command ran past 0.5 s; ended the sandbox with SIGTERM, then SIGKILL after 0.7 s (--kill-after)" \
+			"$(cat "$d/err")"
 		# The daemon left the command's session and ignored SIGTERM: it must be gone too.
 		check "timeout ${pidns:-without pid ns}: the daemon wrote its pid" test -s "$d/daemon"
 		if [ "$pidns" = "$SCOPE" ]; then
@@ -339,10 +341,13 @@ test_timeout_term_enough() {
 	t0=$(now_ms)
 	# shellcheck disable=SC2086
 	nsrun $SB --unshare-pid --timeout 0.3 --json-status-fd 3 \
-		sh -c 'trap "exit 0" TERM; sleep 30 & wait' 3>"$d/json"
+		sh -c 'trap "exit 0" TERM; sleep 30 & wait' 3>"$d/json" 2>"$d/err"
 	rc=$?
 	t1=$(now_ms)
 	check_eq "SIGTERM was enough: still exit 124" 124 "$rc"
+	check_eq "SIGTERM was enough: stderr says so" \
+		"nsrun: --timeout: the command ran past 0.3 s; ended the sandbox with SIGTERM" \
+		"$(cat "$d/err")"
 	check_eq "SIGTERM was enough: the final document says so" \
 		'{ "exit-code": 124, "exit-status": 0, "timed-out": true }' "$(line 3 "$d/json")"
 	check "SIGTERM was enough: no grace period waited (default 5s)" test $((t1 - t0)) -lt 3000

@@ -117,11 +117,47 @@ case_landlock() {
 	check_eq "--landlock-rw: truncating through a write open inside works" "0 0" "$? $out"
 }
 
+# --landlock-deny-unix: a datagram (or SOCK_RAW, which the kernel makes a datagram) pair
+# cannot send to a host socket outside the rw paths: refused by seccomp below Landlock
+# ABI 9, by Landlock (resolve_unix) from 9 on.
+SENDTO='import socket, sys
+try:
+    a, b = socket.socketpair(socket.AF_UNIX, getattr(socket, sys.argv[2]))
+    a.sendto(b"HELLO", sys.argv[1])
+    print("SENT")
+except OSError as e:
+    print("REFUSED", e.strerror)'
+case_deny_unix() {
+	local d="$TMP/sock-$MODE" out t
+	mkdir -p "$d/rw" && chmod -R 0777 "$d"
+	python3 -c 'import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o777)
+time.sleep(60)' "$d/dgram" &
+	local server=$!
+	for _ in $(seq 50); do [ -S "$d/dgram" ] && break; sleep 0.1; done
+	out=$(nsrun "${SB[@]}" --bind "$d" "$d" -- python3 -c "$SENDTO" "$d/dgram" SOCK_RAW 2>&1)
+	check_eq "control: a SOCK_RAW pair reaches a host socket without the option" SENT "$out"
+	for t in SOCK_DGRAM SOCK_RAW; do
+		out=$(nsrun "${SB[@]}" --bind "$d" "$d" --landlock-rw "$d/rw" --landlock-deny-unix -- \
+			python3 -c "$SENDTO" "$d/dgram" $t 2>&1)
+		local rc=$?
+		if [ -z "$ABI" ] || [ "$ABI" = 0 ]; then
+			check_eq "--landlock-deny-unix without Landlock: refused, 126" 126 "$rc"
+		else
+			check_eq "--landlock-deny-unix (ABI $ABI): a $t pair cannot reach a host socket" \
+				"REFUSED Permission denied" "$out"
+		fi
+	done
+	kill "$server" 2>/dev/null
+	wait "$server" 2>/dev/null
+}
+
 for MODE in root unpriv; do
 	case_basics
 	case_overlay
 	case_hide
 	case_landlock
+	case_deny_unix
 done
 rm -rf "$TMP"
 echo "1..$N"

@@ -279,6 +279,30 @@ static void test_name_only_where_present(void **state)
 	expect_plan(HIDE("nonexistent"), NONE, "/usr/local/bin:/usr/bin", "");
 }
 
+/* Literal hides that name nothing are reported (a typo: "crul"); globs are not. */
+static void test_missing_reported(void **state)
+{
+	_cleanup_strv_free_ char **h =
+		strv_copy((char *const *)HIDE("crul", "cat", "cur[l]", "/usr/bin/nope", "/bin/rm",
+					      "nothing*"));
+	_cleanup_strv_free_ char **cat = strv_copy((char *const *)HIDE("cat"));
+	struct hide_config cfg = { .hide = h };
+	struct nsrun_error err = { 0 };
+	struct hide_plan plan;
+
+	(void)state;
+	assert_int_equal(hide_plan_build(&cfg, "/usr/local/bin:/usr/bin", &fs, &plan, &err), 0);
+	assert_non_null(plan.missing);
+	assert_string_equal(plan.missing[0], "crul");
+	assert_string_equal(plan.missing[1], "/usr/bin/nope");
+	assert_null(plan.missing[2]);
+	hide_plan_free(&plan);
+	cfg.hide = cat;
+	assert_int_equal(hide_plan_build(&cfg, "/usr/bin", &fs, &plan, &err), 0);
+	assert_null(plan.missing);
+	hide_plan_free(&plan);
+}
+
 static void test_path_skips_relative_empty_missing(void **state)
 {
 	(void)state;
@@ -446,6 +470,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_resolve_walk),
 		cmocka_unit_test(test_name_in_every_path_dir),
+		cmocka_unit_test(test_missing_reported),
 		cmocka_unit_test(test_name_only_where_present),
 		cmocka_unit_test(test_path_skips_relative_empty_missing),
 		cmocka_unit_test(test_default_path),
