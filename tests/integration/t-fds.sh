@@ -37,7 +37,7 @@ test_info_fd() {
 	nsrun --ro-bind / / --json-status-fd 4 / 4>"$W/json" >/dev/null 2>&1
 	rc=$?
 	json=$(cat "$W/json")
-	check_eq "exec failure: exit 1" 1 "$rc"
+	check_eq "exec failure (a directory): exit 126" 126 "$rc"
 	check_match "exec failure: child-pid reported" '"child-pid": [1-9]' "$json"
 	check_nomatch "exec failure: no exit-code" 'exit-code' "$json"
 	nsrun --ro-bind / / --json-status-fd 4 --bind /nonexistent-src /mnt "$PROBE" exit 3 4>"$W/json" >/dev/null 2>&1
