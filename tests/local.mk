@@ -178,7 +178,7 @@ check-upstream: all oracle-build
 # qemu (../shared/kernels/run-on-kernel; root). NSRUN_KERNELS picks them (default: all four).
 NSRUN_KERNELS =
 check-kernels: all oracle-build
-	NSRUN_ORACLE_BIN='$(ORACLE_OUT)/bwrap' \
+	NSRUN_ORACLE_BIN='$(ORACLE_OUT)/bwrap' NSRUN_ORACLE_OUT='$(ORACLE_OUT)' \
 	$(SHELL) $(top_srcdir)/tests/kernels/check-kernels.sh '$(abs_top_builddir)/nsrun' \
 		'$(abs_top_builddir)/check-kernels' $(NSRUN_KERNELS)
 .PHONY: check-kernels

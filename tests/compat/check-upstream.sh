@@ -16,6 +16,10 @@ oracle=$2
 logs=$3
 here=$(cd "$(dirname "$0")" && pwd)
 SUITES=(test-run.sh test-specifying-userns.sh test-specifying-pidns.sh test-seccomp.py)
+# NSRUN_UPSTREAM_SUITES="test-run.sh": a subset (check-kernels runs that one per kernel)
+if [ -n "${NSRUN_UPSTREAM_SUITES:-}" ]; then
+	read -r -a SUITES <<<"$NSRUN_UPSTREAM_SUITES"
+fi
 UNPRIV=65534
 SUITE_TIMEOUT=${NSRUN_UPSTREAM_TIMEOUT:-600}
 

@@ -1,18 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# guest-checks.sh NSRUN [ORACLE_BWRAP]: what depends on the kernel, run for real on the
+# guest-checks.sh NSRUN [ORACLE_BWRAP [FORCE_ENOSYS]]: what depends on the kernel, run for real on the
 # kernel this runs on (check-kernels.sh boots Debian's kernels and runs it inside), as
 # root and as uid 65534. TAP on stdout. Each case names what it proves; where the kernel
 # lacks a feature, the expected outcome is nsrun's refusal (126) with its reason, never a
-# silent skip.
+# silent skip. With the force-enosys helper, the mount and hide cases run again on the
+# mount(2) path (the mount API answering ENOSYS), as on kernels before 5.12.
 set -u
 NSRUN=$1
 ORACLE=${2:-}
+FORCE_ENOSYS=${3:-}
 UNPRIV=65534
 N=0
 FAILED=0
-ok() { N=$((N + 1)); echo "ok $N - [$MODE] $*"; }
-not_ok() { N=$((N + 1)); FAILED=1; echo "not ok $N - [$MODE] $*"; }
+ok() { N=$((N + 1)); echo "ok $N - [$MODE${LEGACY:+, mount(2) path}] $*"; }
+not_ok() { N=$((N + 1)); FAILED=1; echo "not ok $N - [$MODE${LEGACY:+, mount(2) path}] $*"; }
 check_eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; echo "# want: $2"; echo "# got:  $3"; fi
 }
@@ -26,7 +28,14 @@ as_user() {
 		"$@"
 	fi
 }
-nsrun() { as_user "$BIN/nsrun" "$@"; }
+nsrun() {
+	if [ -n "$LEGACY" ]; then
+		as_user "$BIN/force-enosys" mount-api -- "$BIN/nsrun" "$@"
+	else
+		as_user "$BIN/nsrun" "$@"
+	fi
+}
+LEGACY=
 
 TMP=$(mktemp -d /tmp/guest-checks.XXXXXX)
 chmod 0755 "$TMP"
@@ -34,6 +43,7 @@ BIN=$TMP/bin
 mkdir "$BIN"
 cp "$NSRUN" "$BIN/nsrun"
 [ -n "$ORACLE" ] && cp "$ORACLE" "$BIN/bwrap-oracle"
+[ -n "$FORCE_ENOSYS" ] && cp "$FORCE_ENOSYS" "$BIN/force-enosys"
 chmod -R a+rX "$BIN"
 ABI=$("$BIN/nsrun" --landlock-abi 2>/dev/null | sed -n 's/^abi=\([0-9]*\).*/\1/p' | head -n1)
 KERNEL=$(uname -r)
@@ -152,12 +162,82 @@ time.sleep(60)' "$d/dgram" &
 	wait "$server" 2>/dev/null
 }
 
+# The other Landlock options, each with a real attempt to cross its boundary: enforced
+# where the kernel's ABI has it, refused (126) with the ABI it needs where not.
+# want_abi N DESC RC OUT: true when the ABI has it; else checks the refusal.
+want_abi() {
+	if [ -n "$ABI" ] && [ "$ABI" -ge "$1" ]; then
+		return 0
+	fi
+	check_eq "$2 (needs ABI $1, have ${ABI:-none}): refused, 126" 126 "$3"
+	check_match "$2: the refusal names Landlock" "Landlock" "$4"
+	return 1
+}
+case_landlock_more() {
+	local d="$TMP/llx-$MODE" out rc port
+	mkdir -p "$d/rw" && chmod -R 0777 "$d"
+	out=$(nsrun "${SB[@]}" --bind "$d" "$d" --landlock-rw "$d/rw" --landlock-exec /usr -- \
+		sh -c "cp /usr/bin/true $d/rw/t && $d/rw/t; echo rc=\$?" 2>&1)
+	rc=$?
+	if want_abi 1 "--landlock-exec" "$rc" "$out"; then
+		check_match "--landlock-exec: a copied program cannot run" "rc=126" "$out"
+	fi
+	port=$((20000 + RANDOM % 10000))
+	python3 -c 'import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8); time.sleep(30)' "$port" &
+	local server=$!
+	sleep 0.5
+	out=$(nsrun "${SB[@]}" --bind "$d" "$d" --landlock-rw "$d/rw" --landlock-connect-tcp $((port + 1)) -- \
+		python3 -c 'import socket, sys
+try:
+    socket.create_connection(("127.0.0.1", int(sys.argv[1])), 5); print("CONNECTED")
+except OSError as e:
+    print("REFUSED", e.strerror)' "$port" 2>&1)
+	rc=$?
+	if want_abi 4 "--landlock-connect-tcp" "$rc" "$out"; then
+		check_eq "--landlock-connect-tcp: another port is refused" "REFUSED Permission denied" "$out"
+	fi
+	kill "$server" 2>/dev/null
+	wait "$server" 2>/dev/null
+	sleep 30 &
+	local outside=$!
+	out=$(nsrun "${SB[@]}" --bind "$d" "$d" --landlock-rw "$d/rw" --landlock-scope -- \
+		sh -c "kill -0 $outside 2>/dev/null && echo SIGNALLED || echo REFUSED" 2>&1)
+	rc=$?
+	if want_abi 6 "--landlock-scope" "$rc" "$out"; then
+		check_eq "--landlock-scope: a process outside cannot be signalled" REFUSED "$out"
+	fi
+	kill "$outside" 2>/dev/null
+	wait "$outside" 2>/dev/null
+}
+
+# --doctor is a report: it runs everywhere, and says where Landlock stands.
+case_doctor() {
+	local out
+	out=$(nsrun --doctor 2>&1)
+	if [ -z "$ABI" ] || [ "$ABI" = 0 ]; then
+		check_match "--doctor: FAIL landlock, with the reason" \
+			$'(^|\n)FAIL +landlock: Landlock is unavailable' "$out"
+	else
+		check_match "--doctor: landlock ABI $ABI" $'(^|\n)(OK|WARN) +landlock: Landlock ABI '"$ABI" "$out"
+	fi
+}
+
 for MODE in root unpriv; do
 	case_basics
 	case_overlay
 	case_hide
 	case_landlock
 	case_deny_unix
+	case_landlock_more
+	case_doctor
+	if [ -n "$FORCE_ENOSYS" ]; then
+		LEGACY=1
+		case_basics
+		case_hide
+		LEGACY=
+	fi
 done
 rm -rf "$TMP"
 echo "1..$N"
