@@ -24,10 +24,10 @@ uint64_t caps_requested(const struct caps_config *cfg, uint64_t base);
 
 /* What would undo --landlock-exec: remounting without noexec (mount_setattr(2), which
  * Landlock does not mediate; CAP_SYS_ADMIN, also inside a user namespace that owns the
- * mounts) and running code in the kernel (modules, raw memory). */
+ * mounts) and running code in the kernel (modules, raw memory, kexec). */
 #define CAPS_EXEC_BOUNDARY_BREAKERS                                         \
 	((UINT64_C(1) << CAP_SYS_ADMIN) | (UINT64_C(1) << CAP_SYS_MODULE) | \
-	 (UINT64_C(1) << CAP_SYS_RAWIO))
+	 (UINT64_C(1) << CAP_SYS_RAWIO) | (UINT64_C(1) << CAP_SYS_BOOT))
 
 /* The caller's effective set (for the root base). */
 int caps_get_effective(uint64_t *ret, struct nsrun_error *err);

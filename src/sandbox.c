@@ -332,7 +332,8 @@ static int keep_exec_boundary(const struct plan *plan, uint64_t *caps, struct ns
 		return error_set(
 			err, 0,
 			"--landlock-exec cannot be combined with --cap-add of CAP_SYS_ADMIN, "
-			"CAP_SYS_MODULE or CAP_SYS_RAWIO (or ALL): with them the command could "
+			"CAP_SYS_MODULE, CAP_SYS_RAWIO or CAP_SYS_BOOT (or ALL): with them the "
+			"command could "
 			"remount without noexec (mount_setattr, which Landlock does not "
 			"mediate) or run code in the kernel");
 	*caps &= ~CAPS_EXEC_BOUNDARY_BREAKERS;

@@ -115,7 +115,8 @@ int seccomp_apply(const struct seccomp_config *cfg, struct nsrun_error *err)
 /* The calls a guard names, by their numbers in one ABI; -1 where the ABI lacks one. */
 struct guard_abi {
 	int memfd_create, memfd_secret, socket, socketpair, socketcall, ioctl, io_uring_setup;
-	int truncate, truncate64, open, openat, openat2;
+	int truncate, truncate64, open, openat, openat2, open_by_handle_at;
+	int fsopen, fsmount, fspick;
 };
 
 /* Not every ABI has these (arm64 has no open(2); only 32-bit ones have truncate64). */
@@ -153,6 +154,10 @@ static const struct guard_abi native_abi = {
 	.open = GUARD_NR_OPEN,
 	.openat = __NR_openat,
 	.openat2 = __NR_openat2,
+	.open_by_handle_at = __NR_open_by_handle_at,
+	.fsopen = 430,
+	.fsmount = 432,
+	.fspick = 433,
 };
 
 #ifdef GUARD_COMPAT_ARCH
@@ -171,6 +176,10 @@ static const struct guard_abi compat_abi = {
 	.open = 5,
 	.openat = 295,
 	.openat2 = 437,
+	.open_by_handle_at = 342,
+	.fsopen = 430,
+	.fsmount = 432,
+	.fspick = 433,
 };
 #endif
 
@@ -287,6 +296,11 @@ static size_t guard_rules(unsigned guards, const struct guard_abi *abi, struct g
 	if (guards & SECCOMP_GUARD_EXEC_MEMFD) {
 		out[n++] = rule_any(abi->memfd_create, enosys);
 		out[n++] = rule_any(abi->memfd_secret, enosys);
+		/* A new superblock (an overlay over the workspace, made in a user namespace
+		 * of the command's own) comes without noexec: no new filesystem at all. */
+		out[n++] = rule_any(abi->fsopen, enosys);
+		out[n++] = rule_any(abi->fsmount, enosys);
+		out[n++] = rule_any(abi->fspick, enosys);
 	}
 	if (guards & SECCOMP_GUARD_UNIX_SOCKET) {
 		out[n++] = rule_arg(abi->socket, 0, AF_UNIX, eacces);
@@ -304,8 +318,15 @@ static size_t guard_rules(unsigned guards, const struct guard_abi *abi, struct g
 	if (guards & SECCOMP_GUARD_TRUNCATE) {
 		out[n++] = rule_any(abi->truncate, eacces);
 		out[n++] = rule_any(abi->truncate64, eacces);
-		out[n++] = rule_flags(abi->open, 1, O_TRUNC | O_ACCMODE, O_TRUNC, eacces);
-		out[n++] = rule_flags(abi->openat, 2, O_TRUNC | O_ACCMODE, O_TRUNC, eacces);
+		/* Access mode 0 (read-only) and 3 (no read, no write: ioctl only) open
+		 * without a write open that Landlock could refuse, and O_TRUNC truncates. */
+		for (unsigned mode = 0; mode <= 3; mode += 3) {
+			unsigned m = O_TRUNC | O_ACCMODE, v = O_TRUNC | mode;
+
+			out[n++] = rule_flags(abi->open, 1, m, v, eacces);
+			out[n++] = rule_flags(abi->openat, 2, m, v, eacces);
+			out[n++] = rule_flags(abi->open_by_handle_at, 2, m, v, eacces);
+		}
 		out[n++] = rule_any(abi->openat2, enosys);
 		if (!(guards & SECCOMP_GUARD_UNIX_SOCKET))
 			out[n++] = rule_any(abi->io_uring_setup, enosys);
@@ -321,7 +342,7 @@ static size_t guard_rules(unsigned guards, const struct guard_abi *abi, struct g
 static void emit_abi(struct guard_emit *e, unsigned guards, const struct guard_abi *abi,
 		     bool kill_x32)
 {
-	struct guard_rule rules[24];
+	struct guard_rule rules[40];
 	size_t n = guard_rules(guards, abi, rules);
 
 	emit(e, BPF_LD | BPF_W | BPF_ABS, (unsigned)offsetof(struct seccomp_data, nr), 0, 0);

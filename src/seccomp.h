@@ -22,7 +22,9 @@ int seccomp_apply(const struct seccomp_config *cfg, struct nsrun_error *err);
 
 enum seccomp_guard {
 	/* memfd_create and memfd_secret answer ENOSYS (code in a memfd can be mapped
-	 * executable even when it is noexec-sealed, so no memfd is made at all) */
+	 * executable even when it is noexec-sealed, so no memfd is made at all), as do
+	 * fsopen, fsmount and fspick (a filesystem the command mounts in a user namespace
+	 * of its own, an overlay over its workspace, would come without noexec) */
 	SECCOMP_GUARD_EXEC_MEMFD = 1u << 0,
 	/* socket(AF_UNIX) and socketpair(AF_UNIX, SOCK_DGRAM) answer EACCES (a datagram
 	 * pair can still send to any path); io_uring_setup answers ENOSYS (its
@@ -32,15 +34,16 @@ enum seccomp_guard {
 	 * request (CVE-2019-10063) */
 	SECCOMP_GUARD_TIOCSTI = 1u << 2,
 	/* Truncation by path where Landlock cannot mediate it (ABI < 3): truncate(2) and
-	 * truncate64 answer EACCES, as does an open(at) with O_TRUNC but read-only access
-	 * (it truncates without a write open); openat2 and io_uring_setup, whose open flags
+	 * truncate64 answer EACCES, as does an open(at) or open_by_handle_at with O_TRUNC
+	 * and access mode 0 or 3 (it truncates without a write open); openat2 and
+	 * io_uring_setup, whose open flags
 	 * a filter cannot read, answer ENOSYS. A write open stays Landlock's to refuse. */
 	SECCOMP_GUARD_TRUNCATE = 1u << 3,
 	SECCOMP_GUARD_ALL = (1u << 4) - 1,
 };
 
 /* The longest guard program; seccomp_guard_program never needs more. */
-#define SECCOMP_GUARD_PROG_MAX 256
+#define SECCOMP_GUARD_PROG_MAX 384
 
 /* Writes the guard program for `guards` into prog (room for max instructions) and
  * returns its length: -EINVAL for unknown guard bits, -E2BIG when max is too small,

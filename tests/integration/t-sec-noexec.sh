@@ -296,7 +296,7 @@ case_caps() {
 		check_match "capabilities: root keeps the others (CAP_CHOWN, CAP_NET_ADMIN)" \
 			'^CapEff:.*[13579bdf]$' "$out"
 	fi
-	for c in CAP_SYS_ADMIN cap_sys_module CAP_SYS_RAWIO ALL; do
+	for c in CAP_SYS_ADMIN cap_sys_module CAP_SYS_RAWIO CAP_SYS_BOOT ALL; do
 		out=$(nsrun --unshare-all --ro-bind / / --bind "$WS" /mnt --cap-add "$c" \
 			--landlock-rw /mnt --landlock-exec /usr -- true 2>&1)
 		rc=$?
@@ -309,10 +309,49 @@ case_caps() {
 		--landlock-exec /usr -- true 2>&1)
 	check_eq "capabilities: --landlock-only --cap-add CAP_SYS_ADMIN: refused" 1 "$?"
 	out=$(nsrun --unshare-all --ro-bind / / --cap-add ALL --cap-drop CAP_SYS_ADMIN \
-		--cap-drop CAP_SYS_MODULE --cap-drop CAP_SYS_RAWIO --landlock-rw "$WS" \
-		--landlock-exec /usr -- true 2>&1)
-	check_eq "capabilities: ALL without the three runs" "0 " "$? $out"
+		--cap-drop CAP_SYS_MODULE --cap-drop CAP_SYS_RAWIO --cap-drop CAP_SYS_BOOT \
+		--landlock-rw "$WS" --landlock-exec /usr -- true 2>&1)
+	check_eq "capabilities: ALL without the four runs" "0 " "$? $out"
 }
 for_each_mode case_caps
+
+# Without any capability: a user namespace of the command's own, and in it a new overlay
+# over the workspace (fsopen, fsmount), which comes without noexec. Landlock does not
+# mediate fsopen or mmap: the exec guard refuses new filesystems.
+OVERLAY_ATTACK='import ctypes, os, shutil, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+def err(step):
+    print("REFUSED at %s: %s" % (step, os.strerror(ctypes.get_errno())), flush=True)
+    sys.exit(1)
+ws, ld = sys.argv[1], sys.argv[2]
+shutil.copy("/usr/bin/echo", ws + "/evil")
+print("copied", flush=True)
+if libc.unshare(0x10000000 | 0x20000) != 0: err("unshare")
+fs = libc.syscall(430, b"overlay", 1)
+if fs < 0: err("fsopen")
+if libc.syscall(431, fs, 1, b"lowerdir", (ws + ":/usr/share").encode(), 0) < 0: err("fsconfig")
+if libc.syscall(431, fs, 6, None, None, 0) < 0: err("fsconfig create")
+m = libc.syscall(432, fs, 1, 0)
+if m < 0: err("fsmount")
+os.set_inheritable(m, True)
+os.execv(ld, [ld, "/proc/self/fd/%d/evil" % m, "PWNED"])'
+case_own_overlay() {
+	local out
+	setup
+	out=$(nsrun --unshare-all --ro-bind / / --dev /dev --bind "$WS" /mnt --landlock-rw /mnt \
+		--landlock-exec /usr -- python3 -c "$OVERLAY_ATTACK" /mnt "$LD" 2>&1)
+	check_match "own overlay over the workspace: the copy was written" '^copied$' "$out"
+	check_nomatch "own overlay over the workspace: the copy never ran" 'PWNED' "$out"
+	check_match "own overlay over the workspace: no new filesystem" \
+		'^REFUSED at fsopen: Function not implemented$' "$out"
+	setup
+	out=$(nsrun --landlock-only --landlock-rw "$WS" --landlock-exec /usr -- \
+		python3 -c "$OVERLAY_ATTACK" "$WS" "$LD" 2>&1)
+	check_nomatch "--landlock-only: own overlay over the workspace: the copy never ran" 'PWNED' "$out"
+	check_match "--landlock-only: own overlay: no new filesystem" \
+		'^REFUSED at fsopen: Function not implemented$' "$out"
+}
+for_each_mode case_own_overlay
 
 done_testing

@@ -137,6 +137,16 @@ static void test_each_guard_alone(void **state)
 	assert_int_equal(verdict(SECCOMP_GUARD_EXEC_MEMFD, NATIVE, __NR_memfd_create, 0, 0),
 			 ERR(ENOSYS));
 	assert_int_equal(verdict(SECCOMP_GUARD_EXEC_MEMFD, NATIVE, __NR_socket, AF_UNIX, 1), ALLOW);
+	/* no new filesystem (an overlay over the workspace) for --landlock-exec */
+	assert_int_equal(verdict(SECCOMP_GUARD_EXEC_MEMFD, NATIVE, 430 /* fsopen */, 0, 0),
+			 ERR(ENOSYS));
+	assert_int_equal(verdict(SECCOMP_GUARD_EXEC_MEMFD, NATIVE, 432 /* fsmount */, 0, 0),
+			 ERR(ENOSYS));
+	assert_int_equal(verdict(SECCOMP_GUARD_EXEC_MEMFD, NATIVE, 433 /* fspick */, 0, 0),
+			 ERR(ENOSYS));
+	assert_int_equal(verdict(SECCOMP_GUARD_EXEC_MEMFD, AUDIT_ARCH_I386, 430, 0, 0),
+			 ERR(ENOSYS));
+	assert_int_equal(verdict(SECCOMP_GUARD_TIOCSTI, NATIVE, 430, 0, 0), ALLOW);
 	assert_int_equal(verdict(SECCOMP_GUARD_EXEC_MEMFD, NATIVE, __NR_ioctl, 0, TIOCSTI), ALLOW);
 	assert_int_equal(verdict(SECCOMP_GUARD_UNIX_SOCKET, NATIVE, __NR_memfd_create, 0, 0),
 			 ALLOW);
@@ -164,6 +174,14 @@ static void test_truncate(void **state)
 	assert_int_equal(verdict(g, NATIVE, __NR_open, 0, O_RDONLY), ALLOW);
 	assert_int_equal(verdict3(g, NATIVE, __NR_openat, 0, 0, O_RDONLY | O_TRUNC), ERR(EACCES));
 	assert_int_equal(verdict3(g, NATIVE, __NR_openat, 0, 0, O_RDWR | O_TRUNC), ALLOW);
+	/* access mode 3: neither read nor write, so no write open for Landlock to refuse */
+	assert_int_equal(verdict3(g, NATIVE, __NR_openat, 0, 0, 3 | O_TRUNC), ERR(EACCES));
+	assert_int_equal(verdict(g, NATIVE, __NR_open, 0, 3 | O_TRUNC), ERR(EACCES));
+	assert_int_equal(verdict3(g, NATIVE, __NR_open_by_handle_at, 0, 0, O_TRUNC), ERR(EACCES));
+	assert_int_equal(verdict3(g, NATIVE, __NR_open_by_handle_at, 0, 0, 3 | O_TRUNC),
+			 ERR(EACCES));
+	assert_int_equal(verdict3(g, NATIVE, __NR_open_by_handle_at, 0, 0, O_WRONLY | O_TRUNC),
+			 ALLOW);
 	assert_int_equal(verdict3(g, NATIVE, __NR_openat, 0, 0, O_RDONLY | O_DIRECTORY), ALLOW);
 	assert_int_equal(verdict(g, NATIVE, 437 /* openat2 */, 0, 0), ERR(ENOSYS));
 	assert_int_equal(verdict(g, NATIVE, __NR_io_uring_setup, 0, 0), ERR(ENOSYS));
