@@ -216,12 +216,15 @@ static int validate_supervise(const struct plan *p, struct nsrun_error *err)
 				 "Specifying --forward-signals and --as-pid-1 is not permitted");
 	if (c->has_kill_after && c->timeout_ms == 0)
 		return error_set(err, 0, "--kill-after requires --timeout");
-	/* Without either, the command sees nsrun (same uid) and can stop or kill it, and
-	 * with it the deadline: --timeout could not keep its promise. */
-	if (c->timeout_ms > 0 && !p->ns.pid && !p->landlock.scope)
-		return error_set(err, 0,
-				 "--timeout requires --unshare-pid (or --unshare-all) or "
-				 "--landlock-scope, so that the command cannot signal nsrun");
+	/* Only a pid namespace makes the deadline exact: its pid 1 takes every process
+	 * with it, where a sweep through /proc can be outrun by a process that forks a
+	 * successor and exits; and the command cannot see nsrun to stop or kill it. */
+	if (c->timeout_ms > 0 && !p->ns.pid)
+		return error_set(
+			err, 0,
+			"--timeout requires --unshare-pid (or --unshare-all), so that no "
+			"process of the sandbox outlives the deadline and the command cannot "
+			"signal nsrun");
 	if (c->netns_fd >= 0 && p->ns.net)
 		return error_set(err, 0,
 				 "--netns cannot be combined with --unshare-net "

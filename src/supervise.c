@@ -382,8 +382,14 @@ static int forward(struct supervisor *sup, int sig)
 	struct proc_ent e = { .pid = sup->command, .start = sup->command_start };
 	_cleanup_close_ int dfd = -1;
 
-	if (sup->command <= 0 || sup->command_start == 0)
-		return kill(sup->command > 0 ? sup->command : sup->child, sig);
+	if (sup->command <= 0 || sup->command_start == 0) {
+		pid_t target = sup->command > 0 ? sup->command : sup->child;
+
+		/* the monitor's child, until the monitor reaps it: then nobody's */
+		if (sup->child_reaped && target == sup->child)
+			return -1;
+		return kill(target, sig);
+	}
 	dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	return signal_same(dfd, &e, sig);
 }
@@ -522,6 +528,9 @@ int supervise_wait_pid(struct supervisor *sup, pid_t pid)
 {
 	int st, pfd = -1;
 
+	/* Reaped with the orphans: its number may already name another process. */
+	if (sup && sup->child_reaped && pid == sup->child)
+		return sup->child_status;
 	if (sup && sup->active)
 		pfd = sys_pidfd_open(pid, 0);
 	if (pfd >= 0) {

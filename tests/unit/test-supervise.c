@@ -156,9 +156,10 @@ static void test_cli_rules(void **state)
 		const char *msg; /* NULL: valid */
 	} cases[] = {
 		{ { "--timeout", "2m", "--kill-after", "0.5", "--unshare-pid", "true" }, NULL },
-		{ { "--timeout", "1", "--landlock-scope", "true" }, NULL },
+		{ { "--timeout", "1", "--landlock-scope", "true" },
+		  "--timeout requires --unshare-pid (or --unshare-all)" },
 		{ { "--timeout", "1", "true" },
-		  "--timeout requires --unshare-pid (or --unshare-all) or --landlock-scope" },
+		  "--timeout requires --unshare-pid (or --unshare-all)" },
 		{ { "--kill-after", "1", "true" }, "--kill-after requires --timeout" },
 		{ { "--forward-signals", "--unshare-pid", "--as-pid-1", "true" },
 		  "Specifying --forward-signals and --as-pid-1 is not permitted" },
