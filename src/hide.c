@@ -24,6 +24,7 @@
 
 #include "macros.h"
 #include "mount.h"
+#include "mountinfo.h"
 #include "path.h"
 #include "syscall.h"
 #include "util.h"
@@ -130,33 +131,24 @@ static int refuse_submount(const struct hide_dir *hd, const char *name, struct n
 			 hd->dir, strcmp(hd->dir, "/") ? hd->dir : "", "/", name);
 }
 
-/* Without listmount (< 6.8): the directory's own entries only (mount roots among them). */
-static int check_submounts_shallow(int dfd, const struct hide_dir *hd, struct nsrun_error *err)
+/* Without listmount (< 6.8): every mount below the directory, from mountinfo, in the tree
+ * that a lookup of it reaches (a mask two levels down counts as much as one on an entry). */
+static int check_submounts_mountinfo(const char *view_path, const struct hide_dir *hd,
+				     struct nsrun_error *err)
 {
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct dirent *de;
-	DIR *d;
-	int r = 0;
+	_cleanup_strv_free_ char **subs = NULL;
+	char name[NAME_MAX + 1];
+	const char *first;
+	int r = mountinfo_list_subtree(view_path, &subs);
 
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		r = -errno;
-		if (fd >= 0)
-			close(fd);
-		return error_set(err, -r, "--overlay-hide: list '%s'", hd->dir);
+	if (r < 0)
+		return error_set(err, -r, "--overlay-hide: list the mounts below '%s'", hd->dir);
+	for (size_t i = 1; subs[i]; i++) {
+		first = below(view_path, subs[i], name, sizeof(name));
+		if (first)
+			return refuse_submount(hd, first, err);
 	}
-	while (r == 0 && (de = readdir(d))) {
-		struct statx stx;
-
-		if (de->d_type != DT_DIR && de->d_type != DT_REG && de->d_type != DT_UNKNOWN)
-			continue;
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (statx(dirfd(d), de->d_name, AT_SYMLINK_NOFOLLOW, 0, &stx) == 0 &&
-		    (stx.stx_attributes & stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
-			r = refuse_submount(hd, de->d_name, err);
-	}
-	closedir(d);
-	return r;
+	return 0;
 }
 
 /* An overlay's lower layer is one filesystem: mounts below the directory would vanish
@@ -174,12 +166,12 @@ static int check_submounts(int dfd, const char *view_path, const struct hide_dir
 
 	if (statx(dfd, "", AT_EMPTY_PATH, STATX_MNT_ID_UNIQUE, &stx) < 0 ||
 	    !(stx.stx_mask & STATX_MNT_ID_UNIQUE))
-		return check_submounts_shallow(dfd, hd, err);
+		return check_submounts_mountinfo(view_path, hd, err);
 	req.mnt_id = stx.stx_mnt_id;
 	do {
 		n = sys_listmount(&req, ids, ARRAY_SIZE(ids), 0);
 		if (n < 0)
-			return check_submounts_shallow(dfd, hd, err);
+			return check_submounts_mountinfo(view_path, hd, err);
 		for (long i = 0; i < n; i++) {
 			struct nsrun_mnt_id_req sreq = { .size = NSRUN_MNT_ID_REQ_SIZE_VER0,
 							 .mnt_id = ids[i],

@@ -29,5 +29,5 @@ struct hide_env {
  * neither hides nor allows. Fails (never partially hides and continues) when the kernel
  * cannot do it, naming the cause. Refuses a directory that is writable in the sandbox (the
  * result is read-only) and one with mounts below it (an overlay's lower layer carries no
- * submounts; Linux < 6.8 without listmount: only mounts on its own entries are seen). */
+ * submounts; found with listmount, or in mountinfo before Linux 6.8). */
 int hide_apply(const struct hide_config *cfg, const struct hide_env *env, struct nsrun_error *err);

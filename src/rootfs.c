@@ -167,7 +167,7 @@ static void resolved_free(struct resolved *res, size_t n)
 
 /* ---- staging and pivots ---- */
 
-static int staging_setup(struct nsrun_error *err)
+static int staging_setup(bool hides, struct nsrun_error *err)
 {
 	/* No mode option: the sandbox's "/" is the 0755 newroot directory, and bwrap's
 	 * staging tmpfs shows no mode= in mountinfo either (byte-compatible output). */
@@ -175,9 +175,10 @@ static int staging_setup(struct nsrun_error *err)
 	_cleanup_close_ int tmp = -1, nr = -1;
 	int r;
 
-	/* The legacy path parses mountinfo with libmount, loaded on demand: load it while
-	 * the host's library directories are still the root. */
-	if (!mount_api_available() && mountinfo_preload() < 0)
+	/* The legacy path parses mountinfo with libmount, loaded on demand, and so does the
+	 * hide's check for mounts below a directory where listmount is missing: load it
+	 * while the host's library directories are still the root. */
+	if ((!mount_api_available() || hides) && mountinfo_preload() < 0)
 		return error_set(err, ELIBACC, "loading libmount for the legacy mount path");
 	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return error_set(err, errno, "Failed to make / slave");
@@ -611,7 +612,9 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 				st->console = xconcat(OLDROOT, tty);
 		}
 	}
-	r = staging_setup(err);
+	r = staging_setup(cfg->hide && ((cfg->hide->hide && cfg->hide->hide[0]) ||
+					(cfg->hide->allow && cfg->hide->allow[0])),
+			  err);
 	if (r < 0)
 		return r;
 	st->staging_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);

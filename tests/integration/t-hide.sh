@@ -340,6 +340,23 @@ case_refusals() {
 	check_nomatch "mounts below the directory: command not run" '^ran$' "$out"
 	out=$(nsrun $FX_RO --overlay-hide usr/bin/rm -- echo ran 2>&1)
 	check_match "relative path: refused" "must be an absolute path" "$out"
+	# A mask two levels down (/opt/a/secret, with /opt/a a plain directory) counts as
+	# much as a mount on an entry, also where the kernel has no listmount (before 6.8):
+	# an allowlist would bind /opt/a without it and show the masked key.
+	local l mask=(--tmpfs /opt --file 5 /opt/a/secret/key --tmpfs /opt/a/secret
+		--remount-ro /opt --overlay-allow /opt/a)
+	for l in "" listmount; do
+		if [ -n "$l" ]; then
+			out=$(as_user "$BIN/force-enosys" listmount -- "$BIN/nsrun" $FX_RO "${mask[@]}" \
+				-- cat /opt/a/secret/key 5< <(echo SECRET) 2>&1)
+		else
+			out=$(nsrun $FX_RO "${mask[@]}" -- cat /opt/a/secret/key 5< <(echo SECRET) 2>&1)
+		fi
+		check_match "a mask two levels down${l:+ (no listmount)}: refused" \
+			"'/opt' has a mount at '/opt/a' below it" "$out"
+		check_nomatch "a mask two levels down${l:+ (no listmount)}: the masked file never shows" \
+			'SECRET' "$out"
+	done
 }
 
 case_missing_entries() {
