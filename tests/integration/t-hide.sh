@@ -343,14 +343,15 @@ case_refusals() {
 	# A mask two levels down (/opt/a/secret, with /opt/a a plain directory) counts as
 	# much as a mount on an entry, also where the kernel has no listmount (before 6.8):
 	# an allowlist would bind /opt/a without it and show the masked key.
-	local l mask=(--tmpfs /opt --file 5 /opt/a/secret/key --tmpfs /opt/a/secret
-		--remount-ro /opt --overlay-allow /opt/a)
+	local l mask="--tmpfs /opt --file 5 /opt/a/secret/key --tmpfs /opt/a/secret --remount-ro /opt"
+	echo SECRET >"$TMP/secret-$MODE"
 	for l in "" listmount; do
 		if [ -n "$l" ]; then
-			out=$(as_user "$BIN/force-enosys" listmount -- "$BIN/nsrun" $FX_RO "${mask[@]}" \
-				-- cat /opt/a/secret/key 5< <(echo SECRET) 2>&1)
+			out=$(as_user "$BIN/force-enosys" listmount -- "$BIN/nsrun" $FX_RO $mask \
+				--overlay-allow /opt/a -- cat /opt/a/secret/key 5<"$TMP/secret-$MODE" 2>&1)
 		else
-			out=$(nsrun $FX_RO "${mask[@]}" -- cat /opt/a/secret/key 5< <(echo SECRET) 2>&1)
+			out=$(nsrun $FX_RO $mask --overlay-allow /opt/a -- cat /opt/a/secret/key \
+				5<"$TMP/secret-$MODE" 2>&1)
 		fi
 		check_match "a mask two levels down${l:+ (no listmount)}: refused" \
 			"'/opt' has a mount at '/opt/a' below it" "$out"
