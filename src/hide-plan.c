@@ -524,6 +524,11 @@ int hide_plan_build(const struct hide_config *cfg, const char *path_env, const s
 	return r;
 }
 
+bool hide_dir_hides(const struct hide_dir *hd, const char *name)
+{
+	return hd->n_names && bsearch(&name, hd->names, hd->n_names, sizeof(char *), cmp_str);
+}
+
 void hide_plan_free(struct hide_plan *plan)
 {
 	for (size_t i = 0; i < plan->n_dirs; i++) {

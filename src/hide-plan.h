@@ -80,6 +80,9 @@ int hide_plan_build(const struct hide_config *cfg, const char *path_env, const s
 		    struct hide_plan *ret, struct nsrun_error *err);
 void hide_plan_free(struct hide_plan *plan);
 
+/* Whether hd's whiteout list (sorted) holds name. */
+bool hide_dir_hides(const struct hide_dir *hd, const char *name);
+
 /* n consecutive NUL-terminated names from buf (len bytes) as a NULL-terminated vector in
  * one allocation with its strings: free() releases both. */
 char **hide_pack_names(const char *buf, size_t len, size_t n);

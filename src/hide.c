@@ -363,11 +363,6 @@ static int apply_keep_only(const struct hide_dir *hd, int dfd, const struct stat
 	return 0;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Kernels that mount no overlay in a user namespace (before 5.11): the same result the
  * other way, the directory's entries but the hidden ones, each bound into a layer. */
 static int keep_all_but_hidden(const struct hide_dir *hd, int dfd, const struct stat *st,
@@ -386,7 +381,7 @@ static int keep_all_but_hidden(const struct hide_dir *hd, int dfd, const struct 
 	k.method = HIDE_KEEP_ONLY;
 	k.n_keep = 0;
 	for (size_t i = 0; all[i]; i++)
-		if (!bsearch(&all[i], hd->names, hd->n_names, sizeof(char *), cmp_name))
+		if (!hide_dir_hides(hd, all[i]))
 			*(char **)xappend(&keep, &k.n_keep, sizeof(char *)) = all[i];
 	k.keep = keep;
 	return apply_keep_only(&k, dfd, st, st_flags, ws_keep, env, err);
@@ -454,6 +449,11 @@ static int hide_dir_apply(const struct hide_dir *hd, size_t idx, const struct hi
 	return apply_whiteouts(hd, dfd, target, &st, vfs.f_flag, ws, env, err);
 }
 
+bool hide_wanted(const struct hide_config *cfg)
+{
+	return cfg && ((cfg->hide && cfg->hide[0]) || (cfg->allow && cfg->allow[0]));
+}
+
 int hide_apply(const struct hide_config *cfg, const struct hide_env *env, struct nsrun_error *err)
 {
 	int root_fd = env->root_fd;
@@ -466,7 +466,7 @@ int hide_apply(const struct hide_config *cfg, const struct hide_env *env, struct
 	struct hide_plan plan;
 	int r;
 
-	if (!cfg || ((!cfg->hide || !cfg->hide[0]) && (!cfg->allow || !cfg->allow[0])))
+	if (!hide_wanted(cfg))
 		return 0;
 	r = hide_plan_build(cfg, env->path_env, &fs, &plan, err);
 	/* A list shared across machines may name tools some lack: a warning, not an error;

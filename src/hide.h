@@ -31,3 +31,6 @@ struct hide_env {
  * result is read-only) and one with mounts below it (an overlay's lower layer carries no
  * submounts; found with listmount, or in mountinfo before Linux 6.8). */
 int hide_apply(const struct hide_config *cfg, const struct hide_env *env, struct nsrun_error *err);
+
+/* Whether cfg asks for anything (a hide or an allow): hide_apply is a no-op otherwise. */
+bool hide_wanted(const struct hide_config *cfg);

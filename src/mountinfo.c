@@ -237,7 +237,6 @@ static int path_mount_id(const char *path, int *id)
 struct mount_node {
 	int id, parent;
 	bool in_tree;
-	const char *target;
 };
 
 static int cmp_node(const void *a, const void *b)
@@ -289,7 +288,6 @@ static int collect_subtree(const struct libmount_api *m, struct libmnt_table *tb
 		*(struct mount_node *)xappend(&v, &n, sizeof(*v)) = (struct mount_node){
 			.id = m->fs_get_id(fs),
 			.parent = m->fs_get_parent_id(fs),
-			.target = m->fs_get_target(fs),
 		};
 	m->free_iter(it);
 	qsort(v, n, sizeof(*v), cmp_node);

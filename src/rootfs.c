@@ -612,9 +612,7 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 				st->console = xconcat(OLDROOT, tty);
 		}
 	}
-	r = staging_setup(cfg->hide && ((cfg->hide->hide && cfg->hide->hide[0]) ||
-					(cfg->hide->allow && cfg->hide->allow[0])),
-			  err);
+	r = staging_setup(hide_wanted(cfg->hide), err);
 	if (r < 0)
 		return r;
 	st->staging_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);

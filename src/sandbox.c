@@ -333,9 +333,8 @@ static int keep_exec_boundary(const struct plan *plan, uint64_t *caps, struct ns
 			err, 0,
 			"--landlock-exec cannot be combined with --cap-add of CAP_SYS_ADMIN, "
 			"CAP_SYS_MODULE, CAP_SYS_RAWIO or CAP_SYS_BOOT (or ALL): with them the "
-			"command could "
-			"remount without noexec (mount_setattr, which Landlock does not "
-			"mediate) or run code in the kernel");
+			"command could remount without noexec (mount_setattr, which Landlock "
+			"does not mediate) or run code in the kernel");
 	*caps &= ~CAPS_EXEC_BOUNDARY_BREAKERS;
 	return 0;
 }

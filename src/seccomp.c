@@ -130,9 +130,6 @@ struct guard_abi {
 #else
 #define GUARD_NR_TRUNCATE64 (-1)
 #endif
-#ifndef __NR_openat2
-#define __NR_openat2 437
-#endif
 
 /* i386 (and s390x) have socketcall; i386 gained direct socket calls in 4.3. */
 #ifdef __NR_socketcall
@@ -155,9 +152,9 @@ static const struct guard_abi native_abi = {
 	.openat = __NR_openat,
 	.openat2 = __NR_openat2,
 	.open_by_handle_at = __NR_open_by_handle_at,
-	.fsopen = 430,
-	.fsmount = 432,
-	.fspick = 433,
+	.fsopen = __NR_fsopen,
+	.fsmount = __NR_fsmount,
+	.fspick = __NR_fspick,
 };
 
 #ifdef GUARD_COMPAT_ARCH
@@ -251,17 +248,6 @@ static struct guard_rule rule_any(int nr, unsigned action)
 	return (struct guard_rule){ .nr = nr, .action = action };
 }
 
-/* low 32 bits of args[arg] == value */
-static struct guard_rule rule_arg(int nr, unsigned arg, unsigned value, unsigned action)
-{
-	return (struct guard_rule){
-		.nr = nr,
-		.n_conds = 1,
-		.conds = { { arg, ~0u, value } },
-		.action = action,
-	};
-}
-
 /* low 32 bits of args[arg], masked, == value */
 static struct guard_rule rule_flags(int nr, unsigned arg, unsigned mask, unsigned value,
 				    unsigned action)
@@ -272,6 +258,12 @@ static struct guard_rule rule_flags(int nr, unsigned arg, unsigned mask, unsigne
 		.conds = { { arg, mask, value } },
 		.action = action,
 	};
+}
+
+/* low 32 bits of args[arg] == value */
+static struct guard_rule rule_arg(int nr, unsigned arg, unsigned value, unsigned action)
+{
+	return rule_flags(nr, arg, ~0u, value, action);
 }
 
 /* socketpair(AF_UNIX, type, ...) with the given type, whatever its flags */

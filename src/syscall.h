@@ -35,6 +35,9 @@
 #ifndef __NR_fsmount
 #define __NR_fsmount 432
 #endif
+#ifndef __NR_fspick
+#define __NR_fspick 433
+#endif
 #ifndef __NR_pidfd_send_signal
 #define __NR_pidfd_send_signal 424
 #endif
