@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "apparmor.h"
 #include "landlock.h"
 #include "macros.h"
 #include "mount.h"
@@ -157,12 +158,10 @@ static int try_clone3(void)
 
 static bool confined_by_nsrun(void)
 {
-	char label[128];
+	char profile[256];
 
-	if (!read_line("/proc/self/attr/apparmor/current", label, sizeof(label)) &&
-	    !read_line("/proc/self/attr/current", label, sizeof(label)))
-		return false;
-	return str_has_prefix(label, "nsrun");
+	return apparmor_profile(profile, sizeof(profile)) &&
+	       strcmp(profile, APPARMOR_PROFILE_USERNS) == 0;
 }
 
 const char *doctor_userns_cause(char *buf, size_t len)
@@ -384,9 +383,19 @@ static void check_apparmor(struct doctor_report *r, bool unpriv)
 	}
 	loaded = fd >= 0 && read_all(fd, 1 << 22, &profiles, &len) == 0 &&
 		 (str_has_prefix(profiles, "nsrun ") || strstr(profiles, "\nnsrun "));
-	if (confined_by_nsrun()) {
+	if (confined_by_nsrun() && read_sysctl("/proc/sys/kernel/yama/ptrace_scope") >= 2) {
 		add(r, DOCTOR_OK, "apparmor-userns",
 		    "AppArmor restricts user namespaces; nsrun runs under its profile");
+		return;
+	}
+	if (confined_by_nsrun()) {
+		/* AppArmor lets an unconfined tracer follow a traced process into any profile. */
+		c = add(r, DOCTOR_WARN, "apparmor-userns",
+			"nsrun runs under its profile, but a process that traces nsrun from its "
+			"start keeps control of it there (kernel.yama.ptrace_scope < 2), so any "
+			"local user can reach the profile's user namespace grant");
+		fix(c, "sysctl kernel.yama.ptrace_scope=2, where the restriction must hold "
+		       "against local users");
 		return;
 	}
 	c = add(r, unpriv ? DOCTOR_FAIL : DOCTOR_WARN, "apparmor-userns",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * main.c: parse, validate, run, exit. The only policy here is the order of
- * those steps and the refusal to run setuid.
+ * those steps, the refusal to run setuid and the AppArmor hand-over before any of them.
  */
 #include "config.h"
 
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apparmor.h"
 #include "cli.h"
 #include "doctor.h"
 #include "error.h"
@@ -163,6 +164,9 @@ int main(int argc, char **argv)
 	signal(SIGCHLD, SIG_DFL);
 	if (refuse_setuid(&err) < 0)
 		error_die(&err);
+	if (apparmor_hand_over(argv, &err) < 0)
+		error_die(&err);
+	io.envp = environ; /* the hand-over may have rebuilt it */
 
 	r = cli_parse(argc, argv, &io, &plan, &err);
 	log_set_level_prefix(plan.level_prefix);

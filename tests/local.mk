@@ -182,7 +182,7 @@ check-kernels: all oracle-build
 	$(SHELL) $(top_srcdir)/tests/kernels/check-kernels.sh '$(abs_top_builddir)/nsrun' \
 		'$(abs_top_builddir)/check-kernels' $(NSRUN_KERNELS)
 .PHONY: check-kernels
-EXTRA_DIST += tests/kernels/check-kernels.sh tests/kernels/guest-checks.sh
+EXTRA_DIST += tests/kernels/check-kernels.sh tests/kernels/guest-checks.sh tests/kernels/preload-probe.c
 
 # ---- distribution (issue 11) ---------------------------------------------------------
 # The binary the suites test: this build's, or an installed one (make installcheck).

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# guest-checks.sh NSRUN [ORACLE_BWRAP [FORCE_ENOSYS]]: what depends on the kernel, run for real on the
+# guest-checks.sh NSRUN [ORACLE_BWRAP [FORCE_ENOSYS [PRELOAD_PROBE]]]: what depends on the kernel, run for real on the
 # kernel this runs on (check-kernels.sh boots Debian's kernels and runs it inside), as
 # root and as uid 65534. TAP on stdout. Each case names what it proves; where the kernel
 # lacks a feature, the expected outcome is nsrun's refusal (126) with its reason, never a
@@ -10,6 +10,8 @@ set -u
 NSRUN=$1
 ORACLE=${2:-}
 FORCE_ENOSYS=${3:-}
+PRELOAD_PROBE=${4:-}
+PROFILE_SRC=$(cd "$(dirname "$0")/../.." && pwd)/packaging/apparmor/nsrun
 UNPRIV=65534
 N=0
 FAILED=0
@@ -44,6 +46,7 @@ mkdir "$BIN"
 cp "$NSRUN" "$BIN/nsrun"
 [ -n "$ORACLE" ] && cp "$ORACLE" "$BIN/bwrap-oracle"
 [ -n "$FORCE_ENOSYS" ] && cp "$FORCE_ENOSYS" "$BIN/force-enosys"
+[ -n "$PRELOAD_PROBE" ] && cp "$PRELOAD_PROBE" "$BIN/preload-probe.so"
 chmod -R a+rX "$BIN"
 ABI=$("$BIN/nsrun" --landlock-abi 2>/dev/null | sed -n 's/^abi=\([0-9]*\).*/\1/p' | head -n1)
 KERNEL=$(uname -r)
@@ -224,6 +227,45 @@ case_doctor() {
 	fi
 }
 
+# The AppArmor profile (packaging/apparmor/nsrun, loaded for real; these kernels have no
+# user namespace mediation, so what is checked is the hand-over, the part a profile can
+# get wrong): code the caller preloads runs under the entry profile only, never under the
+# one that holds the grant; the command runs stacked under nsrun_payload; and it gets
+# the caller's environment, also what a secure-mode loader drops.
+case_apparmor() {
+	local prof="$TMP/apparmor-profile" log="$TMP/preload.log" out want
+	MODE=root
+	grep -qw apparmor /sys/kernel/security/lsm 2>/dev/null ||
+		mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+	if ! grep -qw apparmor /sys/kernel/security/lsm || [ ! -x "$BIN/preload-probe.so" ]; then
+		not_ok "AppArmor active and the preload probe built (lsm: $(cat /sys/kernel/security/lsm 2>&1))"
+		return
+	fi
+	sed -e "s#/usr/bin/nsrun#$BIN/nsrun#g" -e '/# AppArmor 4$/d' -e '/^abi /d' "$PROFILE_SRC" >"$prof"
+	out=$(apparmor_parser --skip-cache -r "$prof" 2>&1)
+	check_eq "the profile loads (lines marked AppArmor 4 left out)" "0 " "$? $out"
+	# what preloaded code may run under: the entry profile must grant nothing
+	out=$(sed -n '/^profile nsrun /,/^}/p' "$PROFILE_SRC" | grep -E '^ *(allow +)?(userns|capability|mount|pivot_root|ptrace)')
+	check_eq "the entry profile grants no user namespace, capability, mount or ptrace" "" "$out"
+	for MODE in root unpriv; do
+		: >"$log"
+		chmod 0666 "$log"
+		out=$(as_user env NSRUN_PRELOAD_LOG="$log" LD_PRELOAD="$BIN/preload-probe.so" 			TMPDIR=/var/tmp LD_LIBRARY_PATH=/nonexistent/lib GCONV_PATH=/nonexistent/gconv 			"$BIN/nsrun" --ro-bind / / --bind "$TMP" "$TMP" --unshare-all -- /bin/sh -c 			'cat /proc/self/attr/current; printenv TMPDIR LD_LIBRARY_PATH GCONV_PATH; env | grep -c NSRUN_APPARMOR' 2>&1)
+		want=$'nsrun_payload//&nsrun_userns (enforce)
+/var/tmp
+/nonexistent/lib
+/nonexistent/gconv
+0'
+		check_eq "the command runs under nsrun_payload//&nsrun_userns with the caller's environment" \
+			"0 $want" "$? $out"
+		check_match "preloaded code ran under the entry profile, outside secure mode" \
+			$'(^|\n)nsrun \(enforce\) secure=0' "$(cat "$log")"
+		out=$(grep -v -e '^nsrun (enforce) ' -e '^nsrun_payload//&nsrun_userns (enforce) ' "$log")
+		check_eq "preloaded code runs under no other profile (not nsrun_userns)" "" "$out"
+	done
+	apparmor_parser -R "$prof" >/dev/null 2>&1
+}
+
 for MODE in root unpriv; do
 	case_basics
 	case_overlay
@@ -239,6 +281,7 @@ for MODE in root unpriv; do
 		LEGACY=
 	fi
 done
+case_apparmor
 rm -rf "$TMP"
 echo "1..$N"
 exit "$FAILED"
