@@ -73,8 +73,10 @@ enum cli_flags {
 	X(JSON_STATUS_FD, "--json-status-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.json_status_fd), "FD", "Write container status to FD as multiple JSON documents") \
 	X(KILL_AFTER, "--kill-after", 1, OPTG_SUP, OPTF_NS, FN(h_kill_after), "DURATION", "SIGKILL what is left DURATION after --timeout's SIGTERM (default 5s)") \
 	X(LANDLOCK_ABI, "--landlock-abi", 0, OPTG_LANDLOCK, OPTF_NS, MODE(PLAN_LANDLOCK_ABI), "", "Print the Landlock ABI of this kernel and the rights nsrun handles") \
-	X(LANDLOCK_BIND_TCP, "--landlock-bind-tcp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_bind), "PORT", "Allow binding TCP PORT (repeatable; other ports are denied)") \
-	X(LANDLOCK_CONNECT_TCP, "--landlock-connect-tcp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_connect), "PORT", "Allow connecting to TCP PORT (repeatable; other ports are denied)") \
+	X(LANDLOCK_BIND_TCP, "--landlock-bind-tcp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_port), "PORT", "Allow binding TCP PORT (repeatable; other ports are denied)") \
+	X(LANDLOCK_BIND_UDP, "--landlock-bind-udp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_port), "PORT", "Allow binding UDP PORT (repeatable; other ports, 0 too, are denied)") \
+	X(LANDLOCK_CONNECT_TCP, "--landlock-connect-tcp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_port), "PORT", "Allow connecting to TCP PORT (repeatable; other ports are denied)") \
+	X(LANDLOCK_CONNECT_UDP, "--landlock-connect-udp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_port), "PORT", "Allow connecting or sending to UDP PORT (repeatable; other ports are denied)") \
 	X(LANDLOCK_DENY_UNIX, "--landlock-deny-unix", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.deny_unix), "", "Deny connecting to UNIX sockets by path outside the rw paths (seccomp where Landlock cannot)") \
 	X(LANDLOCK_EXEC, "--landlock-exec", 1, OPTG_LANDLOCK, OPTF_NS, LLPATH(landlock.exec), "PATH", "Allow executing files under PATH (repeatable)") \
 	X(LANDLOCK_ONLY, "--landlock-only", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.only), "", "Apply only the Landlock boundary and run COMMAND in place (no namespaces)") \

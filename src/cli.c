@@ -644,7 +644,11 @@ static int h_hide(struct cli_state *st, const struct cli_option *opt, char *cons
 
 static size_t landlock_rules(const struct landlock_config *l)
 {
-	return strv_length(l->rw) + strv_length(l->exec) + l->n_connect_tcp + l->n_bind_tcp;
+	size_t n = strv_length(l->rw) + strv_length(l->exec);
+
+	for (int k = 0; k < LL_PORT_KINDS; k++)
+		n += l->ports[k].n;
+	return n;
 }
 
 static int landlock_room(const struct landlock_config *l, struct nsrun_error *err)
@@ -670,38 +674,26 @@ static int h_landlock_path(struct cli_state *st, const struct cli_option *opt, c
 	return 0;
 }
 
-static int add_port(struct cli_state *st, const char *s, uint16_t **ports, size_t *n, bool *has,
-		    struct nsrun_error *err)
-{
-	uint64_t port;
-	int r = landlock_room(&st->plan->landlock, err);
-
-	if (r < 0)
-		return r;
-	st->plan->landlock.enabled = true;
-	if (parse_u64(s, 10, &port) < 0 || port > 65535)
-		return error_set(err, 0, "Invalid port: %s", s);
-	*(uint16_t *)xappend(ports, n, sizeof(uint16_t)) = (uint16_t)port;
-	*has = true;
-	return 0;
-}
-
-static int h_landlock_connect(struct cli_state *st, const struct cli_option *opt, char *const *a,
-			      struct nsrun_error *err)
-{
-	struct landlock_config *l = &st->plan->landlock;
-
-	(void)opt;
-	return add_port(st, a[0], &l->connect_tcp, &l->n_connect_tcp, &l->has_connect_tcp, err);
-}
-
-static int h_landlock_bind(struct cli_state *st, const struct cli_option *opt, char *const *a,
+/* --landlock-{connect,bind}-{tcp,udp} PORT */
+static int h_landlock_port(struct cli_state *st, const struct cli_option *opt, char *const *a,
 			   struct nsrun_error *err)
 {
 	struct landlock_config *l = &st->plan->landlock;
+	int k = 0, r = landlock_room(l, err);
+	uint64_t port;
 
-	(void)opt;
-	return add_port(st, a[0], &l->bind_tcp, &l->n_bind_tcp, &l->has_bind_tcp, err);
+	if (r < 0)
+		return r;
+	while (k < LL_PORT_KINDS && strcmp(plan_landlock_port_option(k), opt->name) != 0)
+		k++;
+	if (k == LL_PORT_KINDS)
+		abort(); /* an option row without a port kind */
+	l->enabled = true;
+	if (parse_u64(a[0], 10, &port) < 0 || port > 65535)
+		return error_set(err, 0, "Invalid port: %s", a[0]);
+	*(uint16_t *)xappend(&l->ports[k].v, &l->ports[k].n, sizeof(uint16_t)) = (uint16_t)port;
+	l->ports[k].has = true;
+	return 0;
 }
 
 static int parse_duration_opt(struct cli_state *st, const struct cli_option *opt, const char *s,

@@ -494,10 +494,12 @@ static void check_landlock(struct doctor_report *r)
 	check_landlock_option(r, abi, "--landlock-rw", &(struct landlock_config){ 0 });
 	check_landlock_option(r, abi, "--landlock-exec",
 			      &(struct landlock_config){ .exec = (char *[]){ (char *)"/", NULL } });
-	check_landlock_option(r, abi, "--landlock-connect-tcp",
-			      &(struct landlock_config){ .has_connect_tcp = true });
-	check_landlock_option(r, abi, "--landlock-bind-tcp",
-			      &(struct landlock_config){ .has_bind_tcp = true });
+	for (int k = 0; k < LL_PORT_KINDS; k++) {
+		struct landlock_config cfg = { 0 };
+
+		cfg.ports[k].has = true;
+		check_landlock_option(r, abi, plan_landlock_port_option(k), &cfg);
+	}
 	check_landlock_option(r, abi, "--landlock-scope",
 			      &(struct landlock_config){ .scope = true });
 	check_landlock_option(r, abi, "--landlock-deny-unix",

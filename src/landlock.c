@@ -114,8 +114,30 @@ uint64_t landlock_fs_unix_rights(int abi)
 
 uint64_t landlock_net_rights(int abi)
 {
-	return abi >= 4 ? NSRUN_LL_NET_BIND_TCP | NSRUN_LL_NET_CONNECT_TCP : 0;
+	uint64_t r = abi >= 4 ? NSRUN_LL_NET_BIND_TCP | NSRUN_LL_NET_CONNECT_TCP : 0;
+
+	return r | (abi >= 10 ? NSRUN_LL_NET_BIND_UDP | NSRUN_LL_NET_CONNECT_SEND_UDP : 0);
 }
+
+uint32_t landlock_restrict_flags(int abi)
+{
+	/* nsrun is single-threaded when it restricts itself; with TSYNC the kernel makes
+	 * that a fact (a thread a preloaded library started is restricted too). */
+	return abi >= 8 ? NSRUN_LL_RESTRICT_SELF_TSYNC : 0;
+}
+
+/* The network right each --landlock-*-PORT option handles, and the ABI it needs. */
+static const struct {
+	uint64_t right;
+	int abi;
+	const char *since;
+	const char *proto;
+} port_rights[LL_PORT_KINDS] = {
+	[LL_PORT_CONNECT_TCP] = { NSRUN_LL_NET_CONNECT_TCP, 4, "Linux 6.7+", "TCP" },
+	[LL_PORT_BIND_TCP] = { NSRUN_LL_NET_BIND_TCP, 4, "Linux 6.7+", "TCP" },
+	[LL_PORT_CONNECT_UDP] = { NSRUN_LL_NET_CONNECT_SEND_UDP, 10, "Linux 7.2+", "UDP" },
+	[LL_PORT_BIND_UDP] = { NSRUN_LL_NET_BIND_UDP, 10, "Linux 7.2+", "UDP" },
+};
 
 uint64_t landlock_scope_rights(int abi)
 {
@@ -202,17 +224,18 @@ int landlock_describe_abi(const struct landlock_config *cfg, int abi, struct lan
 		ret->unix_connect = LANDLOCK_UNIX_SECCOMP; /* landlock_unix_needs_seccomp() */
 	if (has_paths(cfg->exec))
 		ret->handled_fs |= NSRUN_LL_FS_EXECUTE;
-	if ((cfg->has_connect_tcp || cfg->has_bind_tcp) && abi < 4)
-		return ll_fail_plain(
-			err, EOPNOTSUPP,
-			"%s needs Landlock ABI 4 (Linux 6.7+) but this kernel offers ABI "
-			"%d; refusing to run without the requested TCP restriction",
-			cfg->has_connect_tcp ? "--landlock-connect-tcp" : "--landlock-bind-tcp",
-			abi);
-	if (cfg->has_connect_tcp)
-		ret->handled_net |= NSRUN_LL_NET_CONNECT_TCP;
-	if (cfg->has_bind_tcp)
-		ret->handled_net |= NSRUN_LL_NET_BIND_TCP;
+	for (int k = 0; k < LL_PORT_KINDS; k++) {
+		if (!cfg->ports[k].has)
+			continue;
+		if (abi < port_rights[k].abi)
+			return ll_fail_plain(err, EOPNOTSUPP,
+					     "%s needs Landlock ABI %d (%s) but this kernel offers "
+					     "ABI %d; refusing to run without the requested %s "
+					     "restriction",
+					     plan_landlock_port_option(k), port_rights[k].abi,
+					     port_rights[k].since, abi, port_rights[k].proto);
+		ret->handled_net |= port_rights[k].right;
+	}
 	if (cfg->scope && abi < 6)
 		return ll_fail_plain(
 			err, EOPNOTSUPP,
@@ -228,6 +251,21 @@ bool landlock_unix_needs_seccomp(const struct landlock_desc *desc,
 				 const struct landlock_config *cfg)
 {
 	return cfg->enabled && cfg->deny_unix && !(desc->handled_fs & NSRUN_LL_FS_RESOLVE_UNIX);
+}
+
+bool landlock_truncate_needs_seccomp(const struct landlock_desc *desc)
+{
+	return !(desc->handled_fs & NSRUN_LL_FS_TRUNCATE);
+}
+
+const char *landlock_truncate_name(const struct landlock_desc *desc)
+{
+	return landlock_truncate_needs_seccomp(desc) ? "seccomp" : "landlock";
+}
+
+const char *landlock_threads_name(const struct landlock_desc *desc)
+{
+	return landlock_restrict_flags(desc->abi) ? "all" : "calling";
 }
 
 const char *landlock_unix_connect_name(enum landlock_unix_connect how)
@@ -258,7 +296,8 @@ static const char *const fs_right_names[] = {
 	"make_char", "make_dir",   "make_reg",	"make_sock", "make_fifo",    "make_block",
 	"make_sym",  "refer",	   "truncate",	"ioctl_dev", "resolve_unix",
 };
-static const char *const net_right_names[] = { "bind_tcp", "connect_tcp" };
+static const char *const net_right_names[] = { "bind_tcp", "connect_tcp", "bind_udp",
+					       "connect_send_udp" };
 static const char *const scope_names[] = { "abstract_unix_socket", "signal" };
 
 static void print_rights(FILE *out, const char *key, uint64_t bits, const char *const *names,
@@ -297,6 +336,23 @@ int landlock_print_abi(FILE *out, struct nsrun_error *err)
 		     ARRAY_SIZE(net_right_names));
 	print_rights(out, "scoped", landlock_scope_rights(abi), scope_names,
 		     ARRAY_SIZE(scope_names));
+	if (abi >= 3)
+		fprintf(out, "truncate=landlock (truncating files outside the --landlock-rw "
+			     "paths is refused by Landlock)\n");
+	else
+		fprintf(out,
+			"truncate=seccomp (Landlock ABI %d cannot restrict truncation, "
+			"ABI 3 (Linux 6.2) can; --landlock-rw refuses truncate(2) and "
+			"O_TRUNC opens without write access everywhere with seccomp)\n",
+			abi);
+	if (landlock_restrict_flags(abi))
+		fprintf(out, "threads=all (TSYNC: the ruleset is enforced on every thread "
+			     "of nsrun at once)\n");
+	else
+		fprintf(out,
+			"threads=calling (Landlock ABI %d enforces on the calling "
+			"thread only, ABI 8 on all; nsrun enforces while single-threaded)\n",
+			abi);
 	/* The gap that matters most for agents: say it on every kernel that has it. */
 	if (landlock_fs_unix_rights(abi))
 		fprintf(out, "unix-connect=landlock (pathname UNIX socket connects are "
@@ -470,12 +526,9 @@ static int add_rules(struct rules_ctx *c, const struct landlock_config *cfg,
 		r = add_device_rules(c, err);
 	if (r == 0 && has_paths(cfg->exec))
 		r = add_exec_rules(c, cfg->exec, err);
-	if (r == 0 && cfg->has_connect_tcp)
-		r = add_port_rules(c, cfg->connect_tcp, cfg->n_connect_tcp,
-				   NSRUN_LL_NET_CONNECT_TCP, "--landlock-connect-tcp", err);
-	if (r == 0 && cfg->has_bind_tcp)
-		r = add_port_rules(c, cfg->bind_tcp, cfg->n_bind_tcp, NSRUN_LL_NET_BIND_TCP,
-				   "--landlock-bind-tcp", err);
+	for (int k = 0; k < LL_PORT_KINDS && r == 0; k++)
+		r = add_port_rules(c, cfg->ports[k].v, cfg->ports[k].n, port_rights[k].right,
+				   plan_landlock_port_option(k), err);
 	return r;
 }
 
@@ -623,7 +676,7 @@ int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err)
 		r = self_test_start(&t, err);
 	if (r == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		r = ll_fail(err, errno, "setting no_new_privs for Landlock");
-	if (r == 0 && sys_landlock_restrict_self(rfd, 0) < 0)
+	if (r == 0 && sys_landlock_restrict_self(rfd, landlock_restrict_flags(desc.abi)) < 0)
 		r = ll_fail(err, errno, "enforcing the Landlock ruleset (landlock_restrict_self)");
 	if (r == 0)
 		r = self_test_check(&t, err);

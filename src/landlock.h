@@ -38,7 +38,8 @@ struct landlock_desc {
 uint64_t landlock_fs_write_rights(int abi); /* every write-type right ABI knows */
 uint64_t landlock_fs_file_rights(int abi);  /* the subset valid on a non-directory */
 uint64_t landlock_fs_all_rights(int abi);   /* every filesystem right the ABI knows */
-uint64_t landlock_net_rights(int abi);	    /* TCP bind/connect from ABI 4, else 0 */
+uint64_t landlock_net_rights(int abi);	    /* TCP bind/connect from ABI 4, UDP from ABI 10 */
+uint32_t landlock_restrict_flags(int abi);  /* TSYNC (every thread) from ABI 8 */
 uint64_t landlock_scope_rights(int abi);    /* abstract unix sockets + signals from ABI 6 */
 uint64_t landlock_fs_unix_rights(int abi);  /* resolve_unix from ABI 9, else 0 */
 /* Size of struct nsrun_landlock_ruleset_attr the ABI knows: 8, 16 (ABI 4) or 24 (ABI 6). */
@@ -69,6 +70,13 @@ const char *landlock_unix_connect_name(enum landlock_unix_connect how);
 /* Builds the ruleset (rule paths opened in the current root), sets NO_NEW_PRIVS and
  * restricts the calling process. Called in the payload after pivot, before seccomp. */
 int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err);
+
+/* Who refuses truncation outside the rw paths: Landlock from ABI 3, else the launcher's
+ * seccomp guard. */
+bool landlock_truncate_needs_seccomp(const struct landlock_desc *desc);
+/* The status document's names: "landlock"/"seccomp", and "all"/"calling" threads. */
+const char *landlock_truncate_name(const struct landlock_desc *desc);
+const char *landlock_threads_name(const struct landlock_desc *desc);
 
 /* --landlock-abi: prints the ABI and the rights nsrun would handle. */
 int landlock_print_abi(FILE *out, struct nsrun_error *err);

@@ -102,7 +102,7 @@ static unsigned guards(const struct setup_ctx *ctx)
 		if (landlock_unix_needs_seccomp(&desc, &plan->landlock))
 			g |= SECCOMP_GUARD_UNIX_SOCKET;
 		/* The write boundary where Landlock cannot refuse truncation (ABI < 3). */
-		if (!(desc.handled_fs & NSRUN_LL_FS_TRUNCATE))
+		if (landlock_truncate_needs_seccomp(&desc))
 			g |= SECCOMP_GUARD_TRUNCATE;
 	}
 	/* CAP_SYS_ADMIN in the initial user namespace lets TIOCSTI reach a terminal that

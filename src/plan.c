@@ -49,8 +49,8 @@ void plan_free(struct plan *plan)
 	free(plan->seccomp.progs);
 	strv_free(plan->landlock.rw);
 	strv_free(plan->landlock.exec);
-	free(plan->landlock.connect_tcp);
-	free(plan->landlock.bind_tcp);
+	for (int k = 0; k < LL_PORT_KINDS; k++)
+		free(plan->landlock.ports[k].v);
 	strv_free(plan->hide.hide);
 	strv_free(plan->hide.allow);
 	free(plan->sup.rlimits);
@@ -118,6 +118,18 @@ bool op_lookup(const char *name, enum op_type *type, bool *try)
 const char *op_type_name(enum op_type type)
 {
 	return op_desc(type)->name;
+}
+
+const char *plan_landlock_port_option(enum landlock_port_kind kind)
+{
+	static const char *const names[LL_PORT_KINDS] = {
+		[LL_PORT_CONNECT_TCP] = "--landlock-connect-tcp",
+		[LL_PORT_BIND_TCP] = "--landlock-bind-tcp",
+		[LL_PORT_CONNECT_UDP] = "--landlock-connect-udp",
+		[LL_PORT_BIND_UDP] = "--landlock-bind-udp",
+	};
+
+	return (unsigned)kind < LL_PORT_KINDS ? names[kind] : "--landlock-?";
 }
 
 /* ---- validation ---- */
@@ -396,12 +408,13 @@ static void format_landlock(FILE *f, const struct landlock_config *l)
 		l->only, l->scope);
 	put_strv(f, "landlock.rw", l->rw);
 	put_strv(f, "landlock.exec", l->exec);
-	fprintf(f, "landlock.has_connect_tcp=%d\n", l->has_connect_tcp);
-	for (size_t i = 0; i < l->n_connect_tcp; i++)
-		fprintf(f, "landlock.connect_tcp[%zu]=%u\n", i, l->connect_tcp[i]);
-	fprintf(f, "landlock.has_bind_tcp=%d\n", l->has_bind_tcp);
-	for (size_t i = 0; i < l->n_bind_tcp; i++)
-		fprintf(f, "landlock.bind_tcp[%zu]=%u\n", i, l->bind_tcp[i]);
+	for (int k = 0; k < LL_PORT_KINDS; k++) {
+		const char *key = plan_landlock_port_option(k) + strlen("--landlock-");
+
+		fprintf(f, "landlock.%s=%d\n", key, l->ports[k].has);
+		for (size_t i = 0; i < l->ports[k].n; i++)
+			fprintf(f, "landlock.%s[%zu]=%u\n", key, i, l->ports[k].v[i]);
+	}
 	fprintf(f, "landlock.deny_unix=%d\n", l->deny_unix);
 }
 
@@ -607,10 +620,9 @@ static void rest_to_argv(char ***v, const struct plan *p)
 		push_opt_str(v, "--landlock-rw", p->landlock.rw[i]);
 	for (size_t i = 0; p->landlock.exec && p->landlock.exec[i]; i++)
 		push_opt_str(v, "--landlock-exec", p->landlock.exec[i]);
-	for (size_t i = 0; i < p->landlock.n_connect_tcp; i++)
-		push_num(v, "--landlock-connect-tcp", p->landlock.connect_tcp[i], false);
-	for (size_t i = 0; i < p->landlock.n_bind_tcp; i++)
-		push_num(v, "--landlock-bind-tcp", p->landlock.bind_tcp[i], false);
+	for (int k = 0; k < LL_PORT_KINDS; k++)
+		for (size_t i = 0; i < p->landlock.ports[k].n; i++)
+			push_num(v, plan_landlock_port_option(k), p->landlock.ports[k].v[i], false);
 	if (p->landlock.scope)
 		push(v, "--landlock-scope");
 	if (p->landlock.deny_unix)

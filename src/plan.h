@@ -135,17 +135,27 @@ struct seccomp_config {
 };
 
 /* ---- Landlock (nsrun extension) ---- */
+/* One port list per Landlock network right, in the order of plan_landlock_port_option(). */
+enum landlock_port_kind {
+	LL_PORT_CONNECT_TCP, /* --landlock-connect-tcp */
+	LL_PORT_BIND_TCP,    /* --landlock-bind-tcp */
+	LL_PORT_CONNECT_UDP, /* --landlock-connect-udp */
+	LL_PORT_BIND_UDP,    /* --landlock-bind-udp */
+	LL_PORT_KINDS
+};
+
+struct landlock_ports {
+	uint16_t *v;
+	size_t n;
+	bool has; /* the option was given: the right is handled (no port at all: none allowed) */
+};
+
 struct landlock_config {
 	bool enabled; /* any --landlock-* option other than --landlock-abi was given */
 	bool only;    /* --landlock-only: no namespaces, exec in place */
 	char **rw;    /* --landlock-rw paths, NULL-terminated */
 	char **exec;  /* --landlock-exec paths, NULL-terminated */
-	uint16_t *connect_tcp;
-	size_t n_connect_tcp;
-	bool has_connect_tcp;
-	uint16_t *bind_tcp;
-	size_t n_bind_tcp;
-	bool has_bind_tcp;
+	struct landlock_ports ports[LL_PORT_KINDS];
 	bool scope;	/* --landlock-scope */
 	bool deny_unix; /* --landlock-deny-unix: no pathname UNIX connects outside rw paths */
 };
@@ -243,6 +253,9 @@ const struct op_desc *op_desc(enum op_type type);
  * false when NAME is no filesystem op. */
 bool op_lookup(const char *name, enum op_type *type, bool *try);
 const char *op_type_name(enum op_type type);
+
+/* "--landlock-connect-tcp" for LL_PORT_CONNECT_TCP, and so on. */
+const char *plan_landlock_port_option(enum landlock_port_kind kind);
 
 /* Cross-option checks, with bwrap's wording. is_root: real uid is 0 (no implied userns).
  * Pure: no syscalls. Returns 0 or -EINVAL with err filled. */

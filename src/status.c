@@ -85,6 +85,8 @@ static char *format_fields(const struct status_info *info, const char *sep)
 		/* Who stops connects to host services' pathname sockets, if anyone. */
 		s = append_str(s, sep, "landlock-unix-connect",
 			       landlock_unix_connect_name(info->landlock->unix_connect));
+		s = append_str(s, sep, "landlock-truncate", landlock_truncate_name(info->landlock));
+		s = append_str(s, sep, "landlock-threads", landlock_threads_name(info->landlock));
 	}
 	return s;
 }

@@ -23,7 +23,8 @@ case_plain() {
 	doctor_ok "--doctor" "$out" "$st"
 	for name in kernel mount-api max-user-namespaces unprivileged-userns-clone apparmor-userns \
 		userns seccomp overlay whiteouts landlock landlock-rw landlock-exec \
-		landlock-connect-tcp landlock-bind-tcp landlock-scope landlock-deny-unix \
+		landlock-connect-tcp landlock-bind-tcp landlock-connect-udp landlock-bind-udp \
+		landlock-scope landlock-deny-unix \
 		memfd-noexec pidfd cgroup binary; do
 		check_match "--doctor checks $name" "^(OK  |WARN|FAIL) $name: " "$out"
 	done

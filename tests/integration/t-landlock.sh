@@ -42,6 +42,11 @@ elsif ($op eq "connect" || $op eq "bind") {
 	my $addr = pack_sockaddr_in($a, inet_aton("127.0.0.1"));
 	$ok = $op eq "connect" ? connect($s, $addr) : bind($s, $addr);
 }
+elsif ($op =~ /^udp-(send|bind|connect)$/) {
+	socket($s, PF_INET, SOCK_DGRAM, 0) or die "socket: $!";
+	my $addr = pack_sockaddr_in($a, inet_aton("127.0.0.1"));
+	$ok = $1 eq "send" ? defined send($s, "x", 0, $addr) : $1 eq "bind" ? bind($s, $addr) : connect($s, $addr);
+}
 elsif ($op eq "abstract") {
 	socket($s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!";
 	$ok = connect($s, pack_sockaddr_un("\0" . $a));
@@ -222,6 +227,26 @@ test_tcp() {
 	check_eq "bind rules leave connect alone" OK "$(ll --landlock-bind-tcp 1 -- connect "$PORT_B")"
 }
 
+# UDP (Landlock ABI 10): nothing needs to listen, a datagram to a closed port is sent.
+test_udp() {
+	if [ "$ABI" -lt 10 ]; then
+		fail_closed "--landlock-connect-udp on ABI $ABI" "needs Landlock ABI 10.*offers ABI $ABI" \
+			nsrun --landlock-only --landlock-rw "$D/m" --landlock-connect-udp 53 -- touch "$D/m/marker"
+		fail_closed "--landlock-bind-udp on ABI $ABI" "needs Landlock ABI 10.*offers ABI $ABI" \
+			nsrun --landlock-only --landlock-rw "$D/m" --landlock-bind-udp 0 -- touch "$D/m/marker"
+		return
+	fi
+	check_eq "udp: send to a listed port" OK "$(ll --landlock-connect-udp "$PORT_A" -- udp-send "$PORT_A")"
+	check_eq "udp: send to an unlisted port" EACCES "$(ll --landlock-connect-udp "$PORT_A" -- udp-send "$PORT_B")"
+	check_eq "udp: connect to an unlisted port" EACCES "$(ll --landlock-connect-udp "$PORT_A" -- udp-connect "$PORT_B")"
+	check_eq "udp: bind a listed port" OK "$(ll --landlock-bind-udp "$PORT_FREE" -- udp-bind "$PORT_FREE")"
+	check_eq "udp: bind an unlisted port" EACCES "$(ll --landlock-bind-udp 1 -- udp-bind "$PORT_FREE")"
+	check_eq "udp: with bind rules, a first send's automatic bind is port 0's" EACCES \
+		"$(ll --landlock-bind-udp 1 -- udp-send "$PORT_A")"
+	check_eq "udp: ... which --landlock-bind-udp 0 allows" OK "$(ll --landlock-bind-udp 0 -- udp-send "$PORT_A")"
+	check_eq "udp: TCP rules leave UDP alone" OK "$(ll --landlock-connect-tcp 1 -- udp-send "$PORT_B")"
+}
+
 test_scope() {
 	local target
 	if [ "$ABI" -lt 6 ]; then
@@ -355,6 +380,7 @@ run_mode() {
 	test_devices_and_host
 	test_exec
 	test_tcp
+	test_udp
 	test_scope
 	test_fail_closed
 	test_full_sandbox

@@ -239,6 +239,10 @@ test_unix() {
 	# The status JSON says who stops pathname UNIX connects.
 	nsrun "${SB[@]}" --landlock-rw "$D/w" --json-status-fd 5 -- true 5>"$D/json" >/dev/null 2>&1
 	json=$(cat "$D/json")
+	check_match "json: landlock-truncate names Landlock or the seccomp guard (ABI < 3)" \
+		"\"landlock-truncate\": \"$([ "$ABI" -ge 3 ] && echo landlock || echo seccomp)\"" "$json"
+	check_match "json: landlock-threads is all from ABI 8 (TSYNC)" \
+		"\"landlock-threads\": \"$([ "$ABI" -ge 8 ] && echo all || echo calling)\"" "$json"
 	if [ "$ABI" -ge 9 ]; then
 		check_match "json: landlock-unix-connect is landlock" '"landlock-unix-connect": "landlock"' "$json"
 	else
@@ -274,6 +278,13 @@ test_abi_report() {
 	check_match "--landlock-abi, simulated ABI 9: unix-connect=landlock" '^unix-connect=landlock ' "$out"
 	check_match "... handled-fs has resolve_unix" '^handled-fs=0x17ff2 .* resolve_unix$' "$out"
 	check_match "... as has file-rights" '^file-rights=0x14002 write_file truncate resolve_unix$' "$out"
+	check_match "... threads=all (TSYNC, ABI 8)" '^threads=all ' "$out"
+	out=$("$ENOSYS" landlock-abi=10 -- "$NSRUN" --landlock-abi)
+	check_match "--landlock-abi, simulated ABI 10: the UDP rights" \
+		'^handled-net=0xf bind_tcp connect_tcp bind_udp connect_send_udp$' "$out"
+	out=$("$ENOSYS" landlock-abi=2 -- "$NSRUN" --landlock-abi)
+	check_match "--landlock-abi, simulated ABI 2: truncate=seccomp" '^truncate=seccomp \(Landlock ABI 2 cannot' "$out"
+	check_match "... threads=calling" '^threads=calling \(Landlock ABI 2 ' "$out"
 }
 
 run_mode() {

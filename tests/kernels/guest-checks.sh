@@ -213,6 +213,48 @@ except OSError as e:
 	fi
 	kill "$outside" 2>/dev/null
 	wait "$outside" 2>/dev/null
+	case_landlock_udp "$d"
+	case_landlock_mechanisms "$d"
+}
+
+# UDP by port (ABI 10): a datagram to a closed port is still sent, so no server is needed.
+case_landlock_udp() {
+	local d=$1 out rc udp='import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for op in sys.argv[1:]:
+    verb, port = op.split(":")
+    try:
+        s.bind(("127.0.0.1", int(port))) if verb == "bind" else s.sendto(b"x", ("127.0.0.1", int(port)))
+        print(verb, "OK")
+    except OSError as e:
+        print(verb, e.strerror)'
+	out=$(nsrun "${SB[@]}" --bind "$d" "$d" --landlock-rw "$d/rw" --landlock-connect-udp 5353 -- \
+		python3 -c "$udp" send:5353 send:5354 2>&1)
+	rc=$?
+	if want_abi 10 "--landlock-connect-udp" "$rc" "$out"; then
+		check_eq "--landlock-connect-udp: the listed port only" \
+			"send OK"$'\n'"send Permission denied" "$out"
+	fi
+	out=$(nsrun "${SB[@]}" --bind "$d" "$d" --landlock-rw "$d/rw" --landlock-bind-udp 5353 -- \
+		python3 -c "$udp" bind:5354 bind:5353 2>&1)
+	rc=$?
+	if want_abi 10 "--landlock-bind-udp" "$rc" "$out"; then
+		check_eq "--landlock-bind-udp: the listed port only" \
+			"bind Permission denied"$'\n'"bind OK" "$out"
+	fi
+}
+
+# What the status document says holds each kernel-dependent part of the boundary.
+case_landlock_mechanisms() {
+	local d=$1 out rc
+	out=$(nsrun "${SB[@]}" --bind "$d" "$d" --landlock-rw "$d/rw" --json-status-fd 3 -- true 3>&1 2>&1 >/dev/null)
+	rc=$?
+	if want_abi 1 "--json-status-fd with --landlock-rw" "$rc" "$out"; then
+		check_match "status: landlock-truncate" \
+			"\"landlock-truncate\": \"$([ "$ABI" -ge 3 ] && echo landlock || echo seccomp)\"" "$out"
+		check_match "status: landlock-threads (TSYNC from ABI 8)" \
+			"\"landlock-threads\": \"$([ "$ABI" -ge 8 ] && echo all || echo calling)\"" "$out"
+	fi
 }
 
 # --doctor is a report: it runs everywhere, and says where Landlock stands.

@@ -99,8 +99,9 @@ static void test_table_sorted(void **state)
 	(void)state;
 	assert_int_equal(cli_n_options, OPT_MAX);
 	/* bwrap 0.11.1, bwrap 0.12/0.13 (--debug-opt, --not-a-security-boundary), nsrun's
-	 * own, its supervision options (issue 12), --doctor and --json (issue 11). */
-	assert_int_equal(cli_n_options, 67 + 2 + 10 + 5 + 2);
+	 * own (12 with the UDP ones of Landlock ABI 10), its supervision options (issue
+	 * 12), --doctor and --json (issue 11). */
+	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
@@ -817,16 +818,21 @@ static void test_extensions(void **state)
 	EXPECT_ERR("--overlay-allow requires a non-empty NAME or PATH", "--overlay-allow", "");
 
 	PARSE_OK(&p, "--landlock-rw", "/tmp", "--landlock-exec", "/usr", "--landlock-connect-tcp",
-		 "443", "--landlock-connect-tcp", "0", "--landlock-bind-tcp", "65535", "true");
+		 "443", "--landlock-connect-tcp", "0", "--landlock-bind-tcp", "65535",
+		 "--landlock-connect-udp", "53", "--landlock-bind-udp", "0", "true");
 	assert_true(p.landlock.enabled);
 	assert_false(p.landlock.only);
 	assert_string_equal(p.landlock.rw[0], "/tmp");
 	assert_string_equal(p.landlock.exec[0], "/usr");
-	assert_int_equal(p.landlock.n_connect_tcp, 2);
-	assert_int_equal(p.landlock.connect_tcp[0], 443);
-	assert_int_equal(p.landlock.connect_tcp[1], 0);
-	assert_true(p.landlock.has_connect_tcp && p.landlock.has_bind_tcp);
-	assert_int_equal(p.landlock.bind_tcp[0], 65535);
+	assert_int_equal(p.landlock.ports[LL_PORT_CONNECT_TCP].n, 2);
+	assert_int_equal(p.landlock.ports[LL_PORT_CONNECT_TCP].v[0], 443);
+	assert_int_equal(p.landlock.ports[LL_PORT_CONNECT_TCP].v[1], 0);
+	for (int k = 0; k < LL_PORT_KINDS; k++)
+		assert_true(p.landlock.ports[k].has);
+	assert_int_equal(p.landlock.ports[LL_PORT_BIND_TCP].v[0], 65535);
+	assert_int_equal(p.landlock.ports[LL_PORT_CONNECT_UDP].v[0], 53);
+	assert_int_equal(p.landlock.ports[LL_PORT_BIND_UDP].n, 1);
+	assert_int_equal(p.landlock.ports[LL_PORT_BIND_UDP].v[0], 0);
 	plan_free(&p);
 	PARSE_OK(&p, "--landlock-scope", "true");
 	assert_true(p.landlock.enabled && p.landlock.scope);

@@ -132,7 +132,10 @@ static void test_net_and_scope_per_abi(void **state)
 		assert_int_equal(landlock_net_rights(abi), 0);
 	for (int abi = 4; abi <= ABI_MAX_TESTED; abi++)
 		assert_int_equal(landlock_net_rights(abi),
-				 NSRUN_LL_NET_BIND_TCP | NSRUN_LL_NET_CONNECT_TCP);
+				 NSRUN_LL_NET_BIND_TCP | NSRUN_LL_NET_CONNECT_TCP |
+					 (abi >= 10 ? NSRUN_LL_NET_BIND_UDP |
+							      NSRUN_LL_NET_CONNECT_SEND_UDP :
+						      0));
 	for (int abi = 0; abi <= 5; abi++)
 		assert_int_equal(landlock_scope_rights(abi), 0);
 	for (int abi = 6; abi <= ABI_MAX_TESTED; abi++)
@@ -243,23 +246,66 @@ static void test_describe_tcp(void **state)
 	struct nsrun_error err = { 0 };
 
 	(void)state;
-	cfg.connect_tcp = &port_80;
-	cfg.n_connect_tcp = 1;
-	cfg.has_connect_tcp = true;
+	cfg.ports[LL_PORT_CONNECT_TCP] = (struct landlock_ports){ &port_80, 1, true };
 	for (int abi = 1; abi <= 3; abi++)
 		expect_fail(&cfg, abi, "--landlock-connect-tcp needs Landlock ABI 4");
 	assert_int_equal(landlock_describe_abi(&cfg, 4, &d, &err), 0);
 	assert_int_equal(d.handled_net, NSRUN_LL_NET_CONNECT_TCP);
 
 	cfg = base_cfg();
-	cfg.has_bind_tcp = true; /* no port at all: binding is denied everywhere */
+	cfg.ports[LL_PORT_BIND_TCP].has = true; /* no port at all: binding is denied everywhere */
 	expect_fail(&cfg, 3, "--landlock-bind-tcp needs Landlock ABI 4");
 	assert_int_equal(landlock_describe_abi(&cfg, 7, &d, &err), 0);
 	assert_int_equal(d.handled_net, NSRUN_LL_NET_BIND_TCP);
 
-	cfg.has_connect_tcp = true;
+	cfg.ports[LL_PORT_CONNECT_TCP].has = true;
 	assert_int_equal(landlock_describe_abi(&cfg, 4, &d, &err), 0);
 	assert_int_equal(d.handled_net, NSRUN_LL_NET_BIND_TCP | NSRUN_LL_NET_CONNECT_TCP);
+}
+
+/* UDP (ABI 10): only the requested rights are handled; older ABIs refuse, naming 10. */
+static void test_describe_udp(void **state)
+{
+	struct landlock_config cfg = base_cfg();
+	struct landlock_desc d;
+	struct nsrun_error err = { 0 };
+
+	(void)state;
+	cfg.ports[LL_PORT_CONNECT_UDP] = (struct landlock_ports){ &port_80, 1, true };
+	for (int abi = 1; abi <= 9; abi++)
+		expect_fail(&cfg, abi,
+			    "--landlock-connect-udp needs Landlock ABI 10 (Linux 7.2+) but this "
+			    "kernel offers ABI");
+	assert_int_equal(landlock_describe_abi(&cfg, 10, &d, &err), 0);
+	assert_int_equal(d.handled_net, NSRUN_LL_NET_CONNECT_SEND_UDP);
+
+	cfg = base_cfg();
+	cfg.ports[LL_PORT_BIND_UDP].has = true;
+	expect_fail(&cfg, 9, "--landlock-bind-udp needs Landlock ABI 10");
+	assert_int_equal(landlock_describe_abi(&cfg, 10, &d, &err), 0);
+	assert_int_equal(d.handled_net, NSRUN_LL_NET_BIND_UDP);
+	assert_int_equal(landlock_net_rights(9), NSRUN_LL_NET_BIND_TCP | NSRUN_LL_NET_CONNECT_TCP);
+	assert_int_equal(landlock_net_rights(10), 0xf);
+}
+
+/* TSYNC from ABI 8; truncation is Landlock's from ABI 3, seccomp's below. */
+static void test_mechanisms(void **state)
+{
+	struct landlock_config cfg = base_cfg();
+	struct landlock_desc d;
+	struct nsrun_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(landlock_restrict_flags(7), 0);
+	assert_int_equal(landlock_restrict_flags(8), NSRUN_LL_RESTRICT_SELF_TSYNC);
+	assert_int_equal(landlock_describe_abi(&cfg, 2, &d, &err), 0);
+	assert_true(landlock_truncate_needs_seccomp(&d));
+	assert_string_equal(landlock_truncate_name(&d), "seccomp");
+	assert_string_equal(landlock_threads_name(&d), "calling");
+	assert_int_equal(landlock_describe_abi(&cfg, 8, &d, &err), 0);
+	assert_false(landlock_truncate_needs_seccomp(&d));
+	assert_string_equal(landlock_truncate_name(&d), "landlock");
+	assert_string_equal(landlock_threads_name(&d), "all");
 }
 
 static void test_describe_scope(void **state)
@@ -367,8 +413,15 @@ static void test_interps_only_regular_files(void **state)
 {
 	char dir[] = "/tmp/test-landlock-XXXXXX", cmd[1024], p[PATH_MAX];
 	/* names starting with '@' are relative to the fixture directory */
-	const char *bad[] = { "/",	   "/tmp",	     "@d",	       "@dlink",  "@fifo",
-			      "/dev/null", "/proc/self/root", "/proc/self/exe", "@missing" };
+	const char *bad[] = { "/",
+			      "/tmp",
+			      "@d",
+			      "@dlink",
+			      "@fifo",
+			      "/dev/null",
+			      "/proc/self/root",
+			      "/proc/self/exe",
+			      "@missing" };
 	struct landlock_interps s = { .n = 0 };
 	struct stat want, got;
 	int root_fd, fd;
@@ -443,6 +496,8 @@ int main(void)
 		cmocka_unit_test(test_describe_rw_only),
 		cmocka_unit_test(test_describe_exec_adds_execute),
 		cmocka_unit_test(test_describe_unavailable),
+		cmocka_unit_test(test_describe_udp),
+		cmocka_unit_test(test_mechanisms),
 		cmocka_unit_test(test_describe_tcp),
 		cmocka_unit_test(test_describe_scope),
 		cmocka_unit_test(test_describe_unix),

@@ -256,7 +256,7 @@ static void test_limits(void **state)
 		}
 		assert_true(cli_parse(argc, (char *const *)argv, &io, &p, &e) < 0);
 		assert_string_equal(e.msg, "Too many --landlock-* rules (at most 4096)");
-		assert_int_equal(p.landlock.n_bind_tcp, PLAN_MAX_LANDLOCK_RULES);
+		assert_int_equal(p.landlock.ports[LL_PORT_BIND_TCP].n, PLAN_MAX_LANDLOCK_RULES);
 		plan_free(&p);
 	}
 }

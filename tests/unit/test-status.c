@@ -78,24 +78,37 @@ static void test_landlock_keys(void **state)
 	info.n_ns = 1;
 	info.landlock = &ll;
 	s = status_format_json(&info);
-	assert_string_equal(s, "{ \"child-pid\": 7699, \"cgroup-namespace\": 4026532181, "
-			       "\"landlock-abi\": 7, \"landlock-handled-fs\": 65535, "
-			       "\"landlock-handled-net\": 3, \"landlock-scoped\": 3, "
-			       "\"landlock-unix-connect\": \"unrestricted\" }\n");
+	assert_string_equal(
+		s, "{ \"child-pid\": 7699, \"cgroup-namespace\": 4026532181, "
+		   "\"landlock-abi\": 7, \"landlock-handled-fs\": 65535, "
+		   "\"landlock-handled-net\": 3, \"landlock-scoped\": 3, "
+		   "\"landlock-unix-connect\": \"unrestricted\", "
+		   "\"landlock-truncate\": \"landlock\", \"landlock-threads\": \"calling\" }\n");
 	free(s);
 	s = status_format_info(&info);
 	assert_non_null(strstr(s, ",\n    \"landlock-abi\": 7,\n"));
 	assert_non_null(strstr(s, ",\n    \"landlock-scoped\": 3,\n"));
-	assert_non_null(strstr(s, "\n    \"landlock-unix-connect\": \"unrestricted\"\n}\n"));
+	assert_non_null(strstr(s, "\n    \"landlock-unix-connect\": \"unrestricted\",\n"));
+	assert_non_null(strstr(s, "\n    \"landlock-threads\": \"calling\"\n}\n"));
 	free(s);
 	/* who stops pathname UNIX connects: Landlock itself (ABI 9) or the seccomp fallback */
 	ll.unix_connect = LANDLOCK_UNIX_LANDLOCK;
 	s = status_format_json(&info);
-	assert_non_null(strstr(s, ", \"landlock-unix-connect\": \"landlock\" }\n"));
+	assert_non_null(strstr(s, ", \"landlock-unix-connect\": \"landlock\", "));
 	free(s);
 	ll.unix_connect = LANDLOCK_UNIX_SECCOMP;
 	s = status_format_json(&info);
-	assert_non_null(strstr(s, ", \"landlock-unix-connect\": \"seccomp\" }\n"));
+	assert_non_null(strstr(s, ", \"landlock-unix-connect\": \"seccomp\", "));
+	free(s);
+	/* truncation by the seccomp guard below ABI 3; TSYNC on every thread from ABI 8 */
+	ll = (struct landlock_desc){ .abi = 2, .handled_fs = 0x3ff2 };
+	s = status_format_json(&info);
+	assert_non_null(strstr(s, ", \"landlock-truncate\": \"seccomp\", "));
+	free(s);
+	ll = (struct landlock_desc){ .abi = 8, .handled_fs = 0x7ff2 };
+	s = status_format_json(&info);
+	assert_non_null(
+		strstr(s, "\"landlock-truncate\": \"landlock\", \"landlock-threads\": \"all\" }"));
 	free(s);
 }
 
