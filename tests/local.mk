@@ -133,7 +133,7 @@ fuzz: $(noinst_PROGRAMS)
 	@echo "new inputs are in fuzz-corpus-*/; add crashers to tests/fuzz/corpus/<target>/"
 endif
 clean-local:
-	-rm -rf $(fuzz_targets:%=fuzz-corpus-%) bwrap-oracle check-upstream check-upstream-* check-kernels
+	-rm -rf $(fuzz_targets:%=fuzz-corpus-%) bwrap-oracle bwrap-oracle-* check-upstream check-upstream-* check-kernels
 
 # check-legacy: the filesystem suites again with the new mount API answering ENOSYS,
 # so the legacy mount(2) path runs for real.
@@ -156,23 +156,33 @@ lint:
 format-check:
 	cd $(top_srcdir) && clang-format --style=file -n --Werror src/*.[ch]
 
-# The reference bwrap (bubblewrap 0.11.1) for tests/compat and check-upstream, built once
-# per `make check` into the build tree from ../shared/oracle beside the source tree, or
+# The reference bwraps for tests/compat and check-upstream, built once per `make check`
+# into the build tree from ../shared/oracle beside the source tree, or
 # from NSRUN_ORACLE_BWRAP (that folder, or a bwrap binary; environment or make variable).
 # Without either, tests/compat use the system bwrap. Never built inside shared/.
+# bwrap-oracle is bubblewrap 0.13.1, the release nsrun follows; 0.12.0 and 0.11.1 are
+# built beside it for their own test suites (check-upstream) and the older differential runs.
 ORACLE_OUT = $(abs_top_builddir)/bwrap-oracle
+ORACLE_OLD = 0.12.0 0.11.1
 check_DATA = oracle-build
 oracle-build:
 	@$(SHELL) $(top_srcdir)/tests/compat/oracle-build.sh \
 		"$${NSRUN_ORACLE_BWRAP:-$(abs_top_srcdir)/../shared/oracle}" '$(ORACLE_OUT)'
+	@src="$${NSRUN_ORACLE_BWRAP:-$(abs_top_srcdir)/../shared/oracle}"; \
+	if [ -d "$$src" ]; then for v in $(ORACLE_OLD); do \
+		$(SHELL) $(top_srcdir)/tests/compat/oracle-build.sh "$$src" '$(ORACLE_OUT)'-$$v $$v || exit 1; \
+	done; fi
 
-# check-upstream: bubblewrap 0.11.1's own suite against nsrun (as bwrap) and against the
-# oracle, as root and uid 65534; passes when nsrun's per-case results equal the oracle's.
+# check-upstream: the test suites of bubblewrap 0.12.0 and 0.11.1 against nsrun (as bwrap)
+# and against bubblewrap 0.13.1, as root and uid 65534; passes when nsrun's per-case
+# results equal 0.13.1's.
+UPSTREAM_TESTS = $(ORACLE_OLD:%=$(ORACLE_OUT)-%/src/tests)
 check-upstream: all oracle-build
 	NSRUN_FORCE_ENOSYS='$(NSRUN_FORCE_ENOSYS)' \
 	NSRUN_HELPERS='$(abs_top_builddir)/tests/helpers' \
 	$(SHELL) $(top_srcdir)/tests/compat/check-upstream.sh '$(abs_top_builddir)/nsrun' \
-		'$(ORACLE_OUT)' '$(abs_top_builddir)/check-upstream$(NSRUN_FORCE_ENOSYS:%=-%)'
+		'$(ORACLE_OUT)' '$(abs_top_builddir)/check-upstream$(NSRUN_FORCE_ENOSYS:%=-%)' \
+		$(UPSTREAM_TESTS)
 
 # check-kernels (issue 20): tests/kernels/guest-checks.sh on Debian's real kernels under
 # qemu (../shared/kernels/run-on-kernel; root). NSRUN_KERNELS picks them (default: all four).

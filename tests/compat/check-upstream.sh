@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# check-upstream.sh NSRUN ORACLE_OUT LOGDIR: `make check-upstream`. Runs bubblewrap
-# 0.11.1's own test suite (test-run.sh, test-specifying-userns.sh,
-# test-specifying-pidns.sh, test-seccomp.py, unpacked by the oracle build into
-# ORACLE_OUT/src/tests; nothing of them is in this tree) against nsrun through a symlink
-# named bwrap, and against the oracle binary on the same machine, as root and as uid
-# 65534 (as the current user only, when not root). It passes only when nsrun's per-case
-# results equal the oracle's: every case passes, fails or skips as it does for bwrap.
+# check-upstream.sh NSRUN REFERENCE LOGDIR TESTS_DIR...: `make check-upstream`. Runs the
+# test suites of bubblewrap's releases (each TESTS_DIR is one release's src/tests, unpacked
+# by the oracle build; nothing of them is in this tree: 0.12.0's test-run.sh,
+# test-specifying-*.sh, test-seccomp.py and test-sandbox.py, and 0.11.1's first four)
+# against nsrun through a symlink named bwrap, and against REFERENCE (the directory of the
+# bwrap nsrun follows, 0.13.1) on the same machine, as root and as uid 65534 (as the
+# current user only, when not root). It passes only when nsrun's per-case results equal
+# the reference's: every case passes, fails or skips as it does for bwrap.
 # Logs and the per-case results stay in LOGDIR. With NSRUN_FORCE_ENOSYS=GROUPS (make
 # check-legacy) each suite runs under the force-enosys helper (NSRUN_HELPERS), which both
 # bwraps inherit, so that nsrun takes its legacy mount(2) path.
@@ -14,11 +15,13 @@ set -u
 nsrun=$1
 oracle=$2
 logs=$3
+shift 3
+test_dirs=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
-SUITES=(test-run.sh test-specifying-userns.sh test-specifying-pidns.sh test-seccomp.py)
+ALL_SUITES=(test-run.sh test-specifying-userns.sh test-specifying-pidns.sh test-seccomp.py test-sandbox.py)
 # NSRUN_UPSTREAM_SUITES="test-run.sh": a subset (check-kernels runs that one per kernel)
 if [ -n "${NSRUN_UPSTREAM_SUITES:-}" ]; then
-	read -r -a SUITES <<<"$NSRUN_UPSTREAM_SUITES"
+	read -r -a ALL_SUITES <<<"$NSRUN_UPSTREAM_SUITES"
 fi
 UNPRIV=65534
 SUITE_TIMEOUT=${NSRUN_UPSTREAM_TIMEOUT:-600}
@@ -28,8 +31,12 @@ die() {
 	exit 2
 }
 
-[ -x "$oracle/bwrap" ] && [ -d "$oracle/src/tests" ] ||
-	die "no oracle build with upstream's tests in '$oracle' (it needs ../shared/oracle, or NSRUN_ORACLE_BWRAP naming that folder)"
+[ -x "$oracle/bwrap" ] ||
+	die "no reference bwrap in '$oracle' (it needs ../shared/oracle, or NSRUN_ORACLE_BWRAP naming that folder)"
+[ "${#test_dirs[@]}" -gt 0 ] || die "no TESTS_DIR given"
+for d in "${test_dirs[@]}"; do
+	[ -d "$d" ] || die "no upstream tests in '$d' (the oracle build puts them there)"
+done
 [ -x "$nsrun" ] || die "no nsrun at '$nsrun'"
 
 # What the suites need, so that a missing tool does not pass as a skip on both sides.
@@ -54,10 +61,18 @@ else
 fi
 
 # Copies any user can read and run (the build tree may be 0700), in a private directory.
-work=$(mktemp -d "${TMPDIR:-/tmp}/nsrun-upstream.XXXXXX") || die "mktemp failed"
+# Not under /tmp: test-sandbox.py runs its helper from here in sandboxes with a private /tmp.
+work=$(mktemp -d /var/tmp/nsrun-upstream.XXXXXX) || die "mktemp failed"
 trap 'rm -rf "$work"' EXIT
 chmod 0755 "$work"
-cp -R "$oracle/src/tests" "$work/tests"
+# Each release's tests under its version: tests-0.12.0, tests-0.11.1.
+releases=()
+for d in "${test_dirs[@]}"; do
+	rel=$(basename "$(dirname "$(dirname "$d")")")
+	rel=${rel#bwrap-oracle-}
+	releases+=("$rel")
+	cp -R "$d" "$work/tests-$rel"
+done
 cp "$here/upstream-unittest.py" "$work/unittest-tap.py"
 mkdir "$work/oracle" "$work/nsrun"
 cp "$oracle/bwrap" "$work/oracle/bwrap"
@@ -72,16 +87,17 @@ chmod -R a+rX "$work"
 rm -rf "$logs"
 mkdir -p "$logs"
 
-# run_suite MODE TOOL SUITE: runs one suite, leaves LOGDIR/MODE-TOOL-SUITE.{out,err,rc,res}.
+# run_suite MODE TOOL RELEASE SUITE: runs one suite, leaves
+# LOGDIR/MODE-TOOL-RELEASE-SUITE.{out,err,rc,res}.
 run_suite() {
-	local mode=$1 tool=$2 suite=$3 base=$logs/$1-$2-$3 cmd
+	local mode=$1 tool=$2 rel=$3 suite=$4 base=$logs/$1-$2-$3-$4 cmd
 	cmd=(env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/ LANG=C.UTF-8
 		BWRAP="$work/$tool/bwrap" BWRAP_MUST_WORK=1
 		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
 		timeout -k 10 "$SUITE_TIMEOUT")
 	case $suite in
-	*.py) cmd+=("$PY" "$work/unittest-tap.py" "$work/tests/$suite") ;;
-	*) cmd+=(bash "$work/tests/$suite") ;;
+	*.py) cmd+=("$PY" "$work/unittest-tap.py" "$work/tests-$rel/$suite") ;;
+	*) cmd+=(bash "$work/tests-$rel/$suite") ;;
 	esac
 	[ -n "$enosys" ] && cmd=("$work/force-enosys" "$enosys" -- "${cmd[@]}")
 	[ "$mode" = unpriv ] && cmd=(setpriv "--reuid=$UNPRIV" "--regid=$UNPRIV" --clear-groups -- "${cmd[@]}")
@@ -103,34 +119,38 @@ summary() {
 	echo "$((okn - skip)) pass, $skip skip, $notok fail, $(tail -n1 "$1")"
 }
 
-echo "check-upstream: bubblewrap 0.11.1's tests, oracle ($("$work/oracle/bwrap" --version)) vs nsrun as bwrap${enosys:+, both under force-enosys $enosys}"
+ref_version=$("$work/oracle/bwrap" --version)
+echo "check-upstream: the tests of bubblewrap ${releases[*]}, reference ($ref_version) vs nsrun as bwrap${enosys:+, both under force-enosys $enosys}"
 status=0
 start=$SECONDS
 for mode in "${MODES[@]}"; do
-	for suite in "${SUITES[@]}"; do
-		t0=$SECONDS
-		run_suite "$mode" oracle "$suite"
-		run_suite "$mode" nsrun "$suite"
-		o=$logs/$mode-oracle-$suite n=$logs/$mode-nsrun-$suite
-		if cmp -s "$o.res" "$n.res"; then
-			result=same
-		else
-			result=DIFFERENT
-			status=1
-		fi
-		printf '%-7s %-27s %-9s (%3ss)  oracle: %s\n%46s nsrun:  %s\n' "$mode" "$suite" "$result" \
-			"$((SECONDS - t0))" "$(summary "$o.res")" "" "$(summary "$n.res")"
-		if [ "$result" = DIFFERENT ]; then
-			diff "$o.res" "$n.res" | sed -n 's/^< /    oracle: /p;s/^> /    nsrun:  /p'
-			echo "    nsrun's output: $n.{out,err}; the end of its stderr:"
-			grep -v '^+' "$n.err" | tail -n 8 | sed 's/^/    | /'
-		fi
+	for rel in "${releases[@]}"; do
+		for suite in "${ALL_SUITES[@]}"; do
+			[ -e "$work/tests-$rel/$suite" ] || continue
+			t0=$SECONDS
+			run_suite "$mode" oracle "$rel" "$suite"
+			run_suite "$mode" nsrun "$rel" "$suite"
+			o=$logs/$mode-oracle-$rel-$suite n=$logs/$mode-nsrun-$rel-$suite
+			if cmp -s "$o.res" "$n.res"; then
+				result=same
+			else
+				result=DIFFERENT
+				status=1
+			fi
+			printf '%-7s %-34s %-9s (%3ss)  oracle: %s\n%53s nsrun:  %s\n' "$mode" "$rel $suite" \
+				"$result" "$((SECONDS - t0))" "$(summary "$o.res")" "" "$(summary "$n.res")"
+			if [ "$result" = DIFFERENT ]; then
+				diff "$o.res" "$n.res" | sed -n 's/^< /    oracle: /p;s/^> /    nsrun:  /p'
+				echo "    nsrun's output: $n.{out,err}; the end of its stderr:"
+				grep -v '^+' "$n.err" | tail -n 8 | sed 's/^/    | /'
+			fi
+		done
 	done
 done
 echo "check-upstream: $((SECONDS - start))s; logs in $logs"
 if [ "$status" = 0 ]; then
-	echo "check-upstream: PASS (nsrun's results equal bubblewrap 0.11.1's, case by case)"
+	echo "check-upstream: PASS (nsrun's results equal $ref_version's, case by case)"
 else
-	echo "check-upstream: FAIL (nsrun's results differ from bubblewrap 0.11.1's)"
+	echo "check-upstream: FAIL (nsrun's results differ from $ref_version's)"
 fi
 exit "$status"

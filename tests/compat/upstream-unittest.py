@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """upstream-unittest.py FILE: runs the unittest cases of FILE (bubblewrap's
-test-seccomp.py, unpacked from the oracle tarball; nothing of it is copied here) and
+test-seccomp.py and test-sandbox.py, unpacked from the oracle tarballs; nothing of them
+is copied here) and
 prints one TAP line per case on stdout, so check-upstream can compare bwrap's and
 nsrun's results case by case. The cases' own output goes to stderr."""
 
 import importlib.util
+import os
 import sys
 import traceback
 import unittest
@@ -43,6 +45,9 @@ class TapResult(unittest.TestResult):
 def main():
     spec = importlib.util.spec_from_file_location('upstream_case', sys.argv[1])
     module = importlib.util.module_from_spec(spec)
+    # test-sandbox.py's helper finds its own file through the case's module.
+    sys.modules[spec.name] = module
+    sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))
     try:
         spec.loader.exec_module(module)
     except SystemExit:

@@ -6,8 +6,8 @@
 # another), and runs guest-checks.sh there as root and uid 65534. Passes only when every
 # kernel boots and every case passes; a kernel that cannot boot is a failure, not a skip.
 # On the kernels in NSRUN_KERNELS_UPSTREAM (default 5.10 6.1, where they once differed;
-# "all" for every one) bubblewrap 0.11.1's own test-run.sh runs there too, nsrun's result
-# for every case compared with the oracle's (tests/compat/check-upstream.sh; it needs the
+# "all" for every one) bubblewrap 0.12.0's own test-run.sh runs there too, nsrun's result
+# for every case compared with bubblewrap 0.13.1's (tests/compat/check-upstream.sh; it needs the
 # oracle build, NSRUN_ORACLE_OUT). Without qemu or the harness it skips (77) with the
 # reason, unless NSRUN_MUST_WORK=1 (CI), which fails instead.
 set -u
@@ -56,15 +56,15 @@ for k in "${kernels[@]}"; do
 		[ "$pass" -eq 0 ] && tail -n 15 "$logs/$k.log" | sed 's/^/    | /'
 	fi
 	case " $upstream " in *" $k "* | " all ") ;; *) continue ;; esac
-	if [ ! -x "$oracle_out/bwrap" ] || [ ! -d "$oracle_out/src/tests" ]; then
-		echo "check-kernels: $k: no oracle build (NSRUN_ORACLE_OUT) for bubblewrap's test-run.sh"
+	if [ ! -x "$oracle_out/bwrap" ] || [ ! -d "$oracle_out-0.12.0/src/tests" ]; then
+		echo "check-kernels: $k: no oracle builds (NSRUN_ORACLE_OUT, and its -0.12.0 beside it) for bubblewrap's test-run.sh"
 		status=1
 		continue
 	fi
 	SECONDS=0
 	"$rok" --timeout 1800 --env NSRUN_UPSTREAM_SUITES=test-run.sh "$k" -- \
 		bash "$here/../compat/check-upstream.sh" "$nsrun" "$oracle_out" /tmp/check-upstream \
-		>"$logs/$k-upstream.log" 2>&1
+		"$oracle_out-0.12.0/src/tests" >"$logs/$k-upstream.log" 2>&1
 	rc=$?
 	printf 'check-kernels: %-5s bubblewrap test-run.sh, nsrun against the oracle: exit %d (%ds)\n' \
 		"$k" "$rc" "$SECONDS"
