@@ -53,7 +53,7 @@ enum cli_flags {
 	X(CHDIR, "--chdir", 1, OPTG_PROCESS, OPTF_B8, STR(proc.chdir), "DIR", "Change directory to DIR") \
 	X(CHMOD, "--chmod", 2, OPTG_FS, OPTF_B8, FN(h_op), "OCTAL PATH", "Change permissions of PATH (must already exist)") \
 	X(CLEARENV, "--clearenv", 0, OPTG_PROCESS, OPTF_B8, FN(h_clearenv), "", "Unset all environment variables") \
-	X(DEBUG_OPT, "--debug-opt", 1, OPTG_GENERAL, OPTF_HID, FN(h_debug_opt), "NAME", "Developer switches: print-assumed-kernel, force-mount-setattr-fallback, force-openat-fallback (also --debug-opt=NAME)") \
+	X(DEBUG_OPT, "--debug-opt", 1, OPTG_GENERAL, OPTF_HID, FN(h_debug_opt), "NAME", "Developer switches, as --debug-opt=NAME: print-assumed-kernel, force-mount-setattr-fallback, force-openat-fallback") \
 	X(DEV, "--dev", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new dev on DEST") \
 	X(DEV_BIND, "--dev-bind", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Bind mount the host path SRC on DEST, allowing device access") \
 	X(DEV_BIND_TRY, "--dev-bind-try", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Equal to --dev-bind but ignores non-existent SRC") \
@@ -107,7 +107,7 @@ enum cli_flags {
 	X(SHARE_NET, "--share-net", 0, OPTG_NAMESPACE, OPTF_B8, OFF(ns.net), "", "Retain the network namespace (can only combine with --unshare-all)") \
 	X(SIZE, "--size", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, FN(h_size), "BYTES", "Set size of next argument (only for --tmpfs)") \
 	X(SYMLINK, "--symlink", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Create symlink at DEST with target SRC") \
-	X(SYNC_FD, "--sync-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.sync_fd), "FD", "Keep this fd open while sandbox is running") \
+	X(SYNC_FD, "--sync-fd", 1, OPTG_STATUS, OPTF_B8, FN(h_sync_fd), "FD", "Keep this fd open while sandbox is running (repeatable)") \
 	X(TIMEOUT, "--timeout", 1, OPTG_SUP, OPTF_NS, FN(h_timeout), "DURATION", "SIGTERM every process of the sandbox after DURATION, then exit 124") \
 	X(TMP_OVERLAY, "--tmp-overlay", 1, OPTG_FS, 0, FN(h_op), "DEST", "Mount overlayfs with writes going to an invisible tmpfs on DEST") \
 	X(TMPFS, "--tmpfs", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new tmpfs on DEST") \

@@ -537,7 +537,7 @@ static int h_op(struct cli_state *st, const struct cli_option *opt, char *const 
 	return 0;
 }
 
-/* --debug-opt NAME: bwrap 0.12's hidden switches for testing its fallbacks. nsrun keeps
+/* --debug-opt=NAME: bwrap 0.12+'s hidden switches for testing its fallbacks. nsrun keeps
  * every fallback built in, so forcing one always works. */
 static int h_debug_opt(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		       struct nsrun_error *err)
@@ -553,8 +553,24 @@ static int h_debug_opt(struct cli_state *st, const struct cli_option *opt, char 
 	} else if (strcmp(a[0], "force-openat-fallback") == 0) {
 		p->debug.force_openat_fallback = true;
 	} else {
-		return error_set(err, 0, "Unknown --debug-opt %s", a[0]);
+		return error_set(err, 0, "Unknown --debug-opt value: %s", a[0]);
 	}
+	return 0;
+}
+
+/* bwrap 0.13.1 keeps every --sync-fd given, and ignores one that is not open. */
+static int h_sync_fd(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		     struct nsrun_error *err)
+{
+	struct sync_config *s = &st->plan->sync;
+	int fd, r = get_fd(a[0], &fd, err);
+
+	(void)opt;
+	if (r < 0)
+		return r;
+	if (st->io && st->io->check_fd && st->io->check_fd(st->io->userdata, fd, false) < 0)
+		return 0;
+	*(int *)xappend(&s->sync_fds, &s->n_sync_fds, sizeof(int)) = fd;
 	return 0;
 }
 
@@ -831,19 +847,22 @@ static int check_empty_paths(const struct cli_option *opt, char *const *a, struc
 		size_t len = strcspn(m, " ");
 
 		if (!a[i][0] && metavar_is_path(m, len))
-			return error_set(err, 0, "%s requires a non-empty %.*s", opt->name,
-					 (int)len, m);
+			return error_set(err, 0, "%s does not take an empty path argument",
+					 opt->name);
 		m += len + (m[len] == ' ');
 	}
 	return 0;
 }
 
-/* "--debug-opt=NAME", the form bwrap's own tests use; other options take no '='. */
+/* "--debug-opt=NAME" is the only form bwrap 0.13.1 takes ("--debug-opt NAME" is an unknown
+ * option there); other options take no '='. */
 static const struct cli_option *find_with_value(const char *arg, const char **value)
 {
 	static const char prefix[] = "--debug-opt=";
 
 	*value = NULL;
+	if (strcmp(arg, "--debug-opt") == 0)
+		return NULL;
 	if (strncmp(arg, prefix, sizeof(prefix) - 1) != 0)
 		return cli_find_option(arg);
 	*value = arg + sizeof(prefix) - 1;
@@ -898,9 +917,9 @@ static int parse_vector(struct cli_state *st, size_t argc, char *const *argv, si
 	return 0;
 }
 
-/* bwrap ignores a --sync-fd, --block-fd or --userns-block-fd that is not open (the read
- * fails, the sandbox starts at once): a closed block fd would defeat the caller's
- * synchronisation without a word. Checked once a command is known, before anything runs. */
+/* bwrap ignores a --block-fd or --userns-block-fd that is not open (the read fails, the
+ * sandbox starts at once): a closed block fd would defeat the caller's synchronisation
+ * without a word. Checked once a command is known, before anything runs. */
 static int check_sync_fds(const struct cli_state *st, struct nsrun_error *err)
 {
 	const struct sync_config *s = &st->plan->sync;
@@ -909,7 +928,6 @@ static int check_sync_fds(const struct cli_state *st, struct nsrun_error *err)
 		int fd;
 		bool read;
 	} fds[] = {
-		{ "--sync-fd", s->sync_fd, false },
 		{ "--block-fd", s->block_fd, true },
 		{ "--userns-block-fd", s->userns_block_fd, true },
 	};

@@ -12,33 +12,57 @@
 
 #include "error.h"
 
-/* Missing parents of dest, with bwrap's "Can't mkdir parents for DEST" on failure. */
-int files_mkdir_parents(int root_fd, const char *dest, mode_t parent_mode, struct nsrun_error *err);
+/* What bwrap 0.12+ makes at a destination before an op: parents always (in the root,
+ * symlinks followed inside it), then the node the op needs. */
+enum files_node {
+	FILES_NODE_NONE,     /* parents only (--symlink) */
+	FILES_NODE_EXISTING, /* must exist (--remount-ro) */
+	FILES_NODE_FILE,     /* an empty file, unless something exists */
+	FILES_NODE_DIR,	     /* a directory, unless something exists */
+};
 
-/* --dir: mkdir -p; an existing directory is left unchanged. */
-int files_dir(int root_fd, const char *dest, mode_t mode, mode_t parent_mode,
-	      struct nsrun_error *err);
+struct files_dest_opts {
+	const char *dest;
+	enum files_node node;
+	int perms;	    /* mode of a new node; -1: 0755 for a directory, 0444 for a file */
+	bool writable;	    /* --file: the node is opened O_TRUNC for writing */
+	bool is_mount;	    /* the op mounts there: a symlink is refused */
+	mode_t parent_mode; /* for new parents */
+};
 
-/* --file: create (or truncate) dest with mode and copy data_fd into it. */
-int files_file(int root_fd, const char *dest, int data_fd, mode_t mode, mode_t parent_mode,
-	       struct nsrun_error *err);
+struct files_dest {
+	int parent_fd; /* O_PATH directory */
+	char *name;    /* the last component in it */
+	int fd;	       /* the node, O_PATH|O_NOFOLLOW (writable for --file); -1 for NONE */
+};
 
-/* --bind-data / --ro-bind-data: data in a temp file on staging_fd, bound onto dest. */
-int files_bind_data(int root_fd, int staging_fd, const char *dest, int data_fd, mode_t mode,
-		    bool readonly, mode_t parent_mode, struct nsrun_error *err);
+/* Fills *d, or fails with bwrap's words: "Can't mkdir parents for", "Can't create file",
+ * "Can't mount on symlink destination", "Destination is not a directory/file". Release
+ * with files_dest_close (also after a failure). */
+int files_dest_open(int root_fd, const struct files_dest_opts *o, struct files_dest *d,
+		    struct nsrun_error *err);
+void files_dest_close(struct files_dest *d);
 
-/* --symlink: an identical existing symlink is accepted (bwrap >= 0.9). */
-int files_symlink(int root_fd, const char *target, const char *dest, mode_t parent_mode,
+/* bwrap 0.12+ reads a bind's destination back (readlink of /proc/self/fd/N) before it
+ * mounts, and fails where the kernel cannot print that path (too long). */
+int files_bind_check(int dest_fd, const char *src, const char *dest, struct nsrun_error *err);
+
+/* --file: the data into the node files_dest_open opened for writing. */
+int files_file(const struct files_dest *d, const char *dest, int data_fd, struct nsrun_error *err);
+
+/* --bind-data, --ro-bind-data: the data in a file of the staging tmpfs, bound on the node. */
+int files_bind_data(const struct files_dest *d, int staging_fd, const char *dest, int data_fd,
+		    mode_t mode, bool readonly, struct nsrun_error *err);
+
+/* --symlink TARGET DEST at d's parent and name; the same link already there is fine. */
+int files_symlink(const struct files_dest *d, const char *target, const char *dest,
 		  struct nsrun_error *err);
 
-/* --chmod: follows symlinks inside the root. */
 int files_chmod(int root_fd, const char *path, mode_t mode, struct nsrun_error *err);
 
-/* --dev: tmpfs with the host's null, zero, full, random, urandom, tty (from host_dev_fd),
- * the std symlinks, shm, a new devpts instance and, when console_fd >= 0 (the host tty
- * of stdout, opened O_PATH in this mount namespace), console bound to it. */
-int files_dev(int root_fd, const char *dest, int host_dev_fd, int console_fd, mode_t parent_mode,
-	      struct nsrun_error *err);
+/* --dev: a tmpfs on d's node, with the minimal device set. */
+int files_dev(int root_fd, const struct files_dest *d, const char *dest, int host_dev_fd,
+	      int console_fd, struct nsrun_error *err);
 
 /* After --proc: bind sys, sysrq-trigger, irq and bus read-only over themselves. With
  * host_privileged (root, or no user namespace) every one that exists is covered;

@@ -152,8 +152,9 @@ _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const s
 	static struct nsrun_error err; /* see error.h */
 	sigset_t chld;
 
-	if (!plan->proc.as_pid_1 && plan->sync.sync_fd >= 0 && ctx->error_fd >= 0)
-		close(plan->sync.sync_fd);
+	for (size_t i = 0; !plan->proc.as_pid_1 && ctx->error_fd >= 0 && i < plan->sync.n_sync_fds;
+	     i++)
+		close(plan->sync.sync_fds[i]);
 	if (ctx->status_fd >= 0)
 		close(ctx->status_fd);
 	/* The caller's mask, as before pid 1 blocked its signals; SIGCHLD open as bwrap does. */
@@ -303,7 +304,8 @@ static int private_mount_view(const struct setup_ctx *ctx, struct nsrun_error *e
 	/* Private, not slave: a host mount appearing later would come without noexec. */
 	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
 		return error_set(err, errno, "making the mount namespace private");
-	return noexec_apply("/", "/proc", &ctx->plan->landlock, err);
+	return noexec_apply("/", "/proc", &ctx->plan->landlock, &(struct noexec_fds){ NULL, 0 },
+			    err);
 }
 
 static int in_place_setup(const struct setup_ctx *ctx, struct nsrun_error *err)

@@ -64,9 +64,9 @@ static bool selinux_enabled(void)
 static int print_version(void)
 {
 	if (strcmp(log_program(), "bwrap") == 0)
-		printf("bubblewrap 0.11.1\n");
+		printf("bubblewrap 0.13.1\n");
 	else
-		printf("%s %s (bubblewrap 0.11.1 compatible)\n", PACKAGE_NAME, PACKAGE_VERSION);
+		printf("%s %s (bubblewrap 0.13.1 compatible)\n", PACKAGE_NAME, PACKAGE_VERSION);
 	return 0;
 }
 

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "macros.h"
@@ -78,17 +77,63 @@ static unsigned long attrs_to_ms(uint64_t attrs)
 	return f;
 }
 
-/* Per-mount flags the kernel would otherwise reset (or refuse to clear when locked). */
-static int legacy_remount_one(const char *path, unsigned long add)
-{
-	struct statvfs sv;
-	unsigned long keep;
+/* Which step of a bind or remount failed, in bwrap 0.12+'s words, for mount_error():
+ * "Unable to mount source on destination", "mount_setattr() failed at \"/newroot/x\"".
+ * Set by the failing step, consumed by the next mount_error(). */
+static struct {
+	char text[PATH_MAX + 64];
+	bool no_errno; /* bwrap prints no strerror after it */
+} detail;
 
-	if (statvfs(path, &sv) < 0)
-		return -errno;
-	keep = sv.f_flag & (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME |
-			    MS_NODIRATIME | MS_RELATIME);
-	if (mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | keep | add, NULL) < 0)
+_printf_(2, 3) static int fail_at(int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail.text, sizeof(detail.text), fmt, ap);
+	va_end(ap);
+	detail.no_errno = false;
+	return r;
+}
+
+static void detail_clear(void)
+{
+	detail.text[0] = '\0';
+}
+
+/* mount_setattr() failed on the mount dest_fd names: bwrap names its real path. */
+static int setattr_failed(int r, int dest_fd)
+{
+	_cleanup_free_ char *real = NULL;
+
+	return fail_at(r, "mount_setattr() failed at \"%s\"",
+		       fd_real_path(dest_fd, &real) == 0 ? real : "?");
+}
+
+/* The per-mount flags mountinfo lists for a mount ("ro,nosuid,relatime"). */
+static unsigned long opts_to_ms(const char *opts)
+{
+	static const struct {
+		const char *name;
+		unsigned long flag;
+	} known[] = {
+		{ "ro", MS_RDONLY },	     { "nosuid", MS_NOSUID },
+		{ "nodev", MS_NODEV },	     { "noexec", MS_NOEXEC },
+		{ "noatime", MS_NOATIME },   { "nodiratime", MS_NODIRATIME },
+		{ "relatime", MS_RELATIME }, { "strictatime", MS_STRICTATIME },
+	};
+	unsigned long f = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (mountinfo_has_opt(opts, known[i].name))
+			f |= known[i].flag;
+	return f;
+}
+
+/* Per-mount flags the kernel would otherwise reset (or refuse to clear when locked). */
+static int legacy_remount_one(const char *path, const char *opts, unsigned long add)
+{
+	if (mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | opts_to_ms(opts) | add, NULL) < 0)
 		return -errno;
 	return 0;
 }
@@ -105,16 +150,14 @@ static bool submount_error_ok(size_t i, int r, const char *path, bool fail_open)
 		return true;
 	if (!fail_open)
 		return false;
-	log_warn("Unable to apply mount flags: remount \"%s\": %s (ignored: "
-		 "--not-a-security-boundary)",
-		 path, strerror(-r));
+	log_warn("Can't remount %s submount (%s), ignoring error", path, strerror(-r));
 	return true;
 }
 
 static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs, bool fail_open)
 {
 	_cleanup_free_ char *path = NULL;
-	_cleanup_strv_free_ char **subs = NULL;
+	_cleanup_strv_free_ char **subs = NULL, **opts = NULL;
 	unsigned long add = attrs_to_ms(attrs);
 	int r;
 
@@ -123,15 +166,22 @@ static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs, bool fail_op
 	r = fd_real_path(fd, &path);
 	if (r < 0)
 		return r;
-	if (!recursive)
-		return legacy_remount_one(path, add);
-	r = mountinfo_list_subtree(path, &subs);
+	r = mountinfo_list_subtree_opts(path, &subs, &opts);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; subs[i]; i++) {
-		r = legacy_remount_one(subs[i], add);
-		if (r < 0 && !submount_error_ok(i, r, subs[i], fail_open))
+	for (size_t i = 0; subs[i] && (recursive || i == 0); i++) {
+		r = legacy_remount_one(subs[i], opts[i], add);
+		if (r == -EINVAL && i == 0) {
+			/* not a mount point: bwrap finds no mountinfo line for it */
+			fail_at(r, "Unable to find \"%s\" in mount table", subs[i]);
+			detail.no_errno = true;
 			return r;
+		}
+		if (r < 0 && i == 0)
+			return fail_at(r, "Unable to remount destination \"%s\" with correct flags",
+				       subs[i]);
+		if (r < 0 && !submount_error_ok(i, r, subs[i], fail_open))
+			return fail_at(r, "Unable to apply mount flags: remount \"%s\"", subs[i]);
 	}
 	return 0;
 }
@@ -170,7 +220,7 @@ static int legacy_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs, 
 	fd_proc_path(src, src_fd);
 	fd_proc_path(dst, dest_fd);
 	if (mount(src, dst, NULL, MS_BIND | (recursive ? MS_REC : 0), NULL) < 0)
-		return -errno;
+		return fail_at(-errno, "Unable to mount source on destination");
 	/* Flags must be re-applied on a fresh lookup: dest_fd still names the covered dir. */
 	return attrs ? legacy_set_attrs(dest_fd, recursive, attrs, fail_open) : 0;
 }
@@ -178,13 +228,23 @@ static int legacy_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs, 
 static int bind_tree(int src_fd, int dest_fd, bool recursive, uint64_t attrs, bool fail_open)
 {
 	_cleanup_close_ int fd = -1;
+	int r;
 
+	detail_clear();
 	if (!mount_api_available())
 		return legacy_bind(src_fd, dest_fd, recursive, attrs, fail_open);
-	fd = mount_clone_tree(src_fd, recursive, attrs);
+	fd = mount_clone_tree(src_fd, recursive, 0);
 	if (fd < 0)
-		return fd;
-	return mount_attach(fd, dest_fd);
+		return fail_at(fd, "Unable to mount source on destination");
+	if (attrs) {
+		struct nsrun_mount_attr a = { .attr_set = attrs };
+
+		if (sys_mount_setattr(fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a) <
+		    0)
+			return setattr_failed(-errno, dest_fd);
+	}
+	r = mount_attach(fd, dest_fd);
+	return r < 0 ? fail_at(r, "Unable to mount source on destination") : 0;
 }
 
 int mount_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs)
@@ -204,10 +264,11 @@ int mount_set_attrs(int dest_fd, bool recursive, uint64_t attrs)
 {
 	struct nsrun_mount_attr a = { .attr_set = attrs };
 
+	detail_clear();
 	if (!mount_api_available())
 		return legacy_set_attrs(dest_fd, recursive, attrs, false);
 	if (sys_mount_setattr(dest_fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a) < 0)
-		return -errno;
+		return setattr_failed(-errno, dest_fd);
 	return 0;
 }
 
@@ -475,6 +536,16 @@ int mount_error(struct nsrun_error *err, int r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (detail.text[0]) {
+		size_t n = strlen(msg);
+
+		snprintf(msg + n, sizeof(msg) - n, ": %s", detail.text);
+		detail_clear();
+		if (detail.no_errno) {
+			error_set_plain(err, -r, "%s", msg);
+			return r;
+		}
+	}
 	if (r == -ENOSPC)
 		error_set_plain(err, ENOSPC,
 				"%s: Limit exceeded (ENOSPC). (Hint: Check that "

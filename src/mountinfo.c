@@ -176,6 +176,7 @@ struct libmount_api {
 	__typeof__(mnt_fs_get_target) *fs_get_target;
 	__typeof__(mnt_fs_get_id) *fs_get_id;
 	__typeof__(mnt_fs_get_parent_id) *fs_get_parent_id;
+	__typeof__(mnt_fs_get_vfs_options) *fs_get_vfs_options;
 };
 
 /* Loaded once per process and never unloaded: a cache, not state that changes meaning. */
@@ -200,9 +201,11 @@ static const struct libmount_api *libmount(void)
 	api.fs_get_target = (__typeof__(api.fs_get_target))dlsym(h, "mnt_fs_get_target");
 	api.fs_get_id = (__typeof__(api.fs_get_id))dlsym(h, "mnt_fs_get_id");
 	api.fs_get_parent_id = (__typeof__(api.fs_get_parent_id))dlsym(h, "mnt_fs_get_parent_id");
+	api.fs_get_vfs_options =
+		(__typeof__(api.fs_get_vfs_options))dlsym(h, "mnt_fs_get_vfs_options");
 	if (!api.new_table || !api.unref_table || !api.table_parse_file || !api.new_iter ||
 	    !api.free_iter || !api.table_next_fs || !api.fs_get_target || !api.fs_get_id ||
-	    !api.fs_get_parent_id)
+	    !api.fs_get_parent_id || !api.fs_get_vfs_options)
 		return NULL;
 	loaded = 1;
 	return &api;
@@ -270,12 +273,12 @@ static void mark_tree(struct mount_node *v, size_t n, int root_id)
 /* The mounts of the tree whose root is the topmost mount at mountpoint: not the ones
  * it covers, whose paths now reach something else (EINVAL, or the wrong mount). */
 static int collect_subtree(const struct libmount_api *m, struct libmnt_table *tb,
-			   const char *mountpoint, char ***ret)
+			   const char *mountpoint, char ***ret, char ***ret_opts)
 {
 	_cleanup_free_ struct mount_node *v = NULL;
 	struct libmnt_iter *it;
 	struct libmnt_fs *fs;
-	char **out = NULL;
+	char **out = NULL, **opts = NULL;
 	size_t n = 0;
 	int root_id, r = path_mount_id(mountpoint, &root_id);
 
@@ -294,22 +297,34 @@ static int collect_subtree(const struct libmount_api *m, struct libmnt_table *tb
 	mark_tree(v, n, root_id);
 	/* mountinfo's order (parents first) is kept: a stable pick in table order */
 	strv_push(&out, mountpoint);
+	strv_push(&opts, "");
 	it = m->new_iter(MNT_ITER_FORWARD);
 	if (!it) {
 		strv_free(out);
+		strv_free(opts);
 		return -ENOMEM;
 	}
 	while (m->table_next_fs(tb, it, &fs) == 0) {
 		struct mount_node key = { .id = m->fs_get_id(fs) }, *e;
-		const char *t = m->fs_get_target(fs);
+		const char *t = m->fs_get_target(fs), *o = m->fs_get_vfs_options(fs);
 
 		e = bsearch(&key, v, n, sizeof(*v), cmp_node);
-		if (t && e && e->in_tree && strcmp(t, mountpoint) != 0 &&
-		    path_is_below(t, mountpoint))
+		if (!e || !e->in_tree || !t)
+			continue;
+		if (e->id == root_id) {
+			free(opts[0]);
+			opts[0] = xstrdup(o ? o : "");
+		} else if (strcmp(t, mountpoint) != 0 && path_is_below(t, mountpoint)) {
 			strv_push(&out, t);
+			strv_push(&opts, o ? o : "");
+		}
 	}
 	m->free_iter(it);
 	*ret = out;
+	if (ret_opts)
+		*ret_opts = opts;
+	else
+		strv_free(opts);
 	return 0;
 }
 
@@ -319,6 +334,11 @@ int mountinfo_preload(void)
 }
 
 int mountinfo_list_subtree(const char *mountpoint, char ***ret)
+{
+	return mountinfo_list_subtree_opts(mountpoint, ret, NULL);
+}
+
+int mountinfo_list_subtree_opts(const char *mountpoint, char ***ret, char ***opts)
 {
 	const struct libmount_api *m = libmount();
 	struct libmnt_table *tb;
@@ -333,7 +353,7 @@ int mountinfo_list_subtree(const char *mountpoint, char ***ret)
 	if (r < 0)
 		r = r == -1 ? -EIO : r;
 	else
-		r = collect_subtree(m, tb, mountpoint, ret);
+		r = collect_subtree(m, tb, mountpoint, ret, opts);
 	m->unref_table(tb);
 	return r;
 }

@@ -42,6 +42,10 @@ void mountinfo_overlay_layers(const char *super_opts, char ***lowers, char ***up
  * that one covers are left out. Returns 0 with a NULL-terminated vector in *ret
  * (free with strv_free) or -errno; -ELIBACC when libmount cannot be loaded. */
 int mountinfo_list_subtree(const char *mountpoint, char ***ret);
+/* The same, with each mount's per-mount options ("rw,nosuid,relatime") in *opts, index by
+ * index: bwrap 0.12+ keeps a submount's flags from these, not from statfs(2), which a
+ * dead network or FUSE mount answers with EIO. */
+int mountinfo_list_subtree_opts(const char *mountpoint, char ***ret, char ***opts);
 
 /* Loads libmount now. Callers on the legacy path do this before pivoting away from the
  * host's library directories. Returns 0 or -ELIBACC. */

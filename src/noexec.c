@@ -51,6 +51,7 @@ struct mnt {
 	bool mark;	     /* to become noexec */
 	signed char visible; /* -1: not looked up yet */
 	bool layers_read;
+	bool layer_unknown;   /* a layer named by another process's fd */
 	struct layer *layers; /* overlayfs only */
 	size_t n_layers;
 };
@@ -69,6 +70,7 @@ struct cover {
 
 struct ctx {
 	const char *root_path, *proc_path;
+	const struct noexec_fds *own;
 	char *const *rw, *const *exec;
 	int root_fd;
 	struct mnt *m;
@@ -328,6 +330,23 @@ static int collect_rw(struct ctx *c, const char *rw, struct nsrun_error *err)
 
 /* ---- overlays ---- */
 
+/* A layer named /proc/self/fd/N (bwrap 0.12+, nsrun): only an fd of nsrun's own overlays
+ * may resolve it here; any other N is another process's fd, or reused. */
+static bool fd_name_known(const struct ctx *c, const char *name)
+{
+	static const char prefix[] = "/proc/self/fd/";
+	int fd;
+
+	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
+		return true;
+	if (parse_fd(name + sizeof(prefix) - 1, &fd) < 0)
+		return false;
+	for (size_t i = 0; i < c->own->n; i++)
+		if (c->own->fds[i] == fd)
+			return true;
+	return false;
+}
+
 /* Layers are named by paths in the mounter's view; nsrun's and the host's are this
  * one. A layer that no longer resolves is skipped: nothing reaches it by path. */
 static void read_layers(struct ctx *c, struct mnt *o)
@@ -340,9 +359,15 @@ static void read_layers(struct ctx *c, struct mnt *o)
 		char **v = pass ? uppers : lowers;
 
 		for (size_t i = 0; v && v[i]; i++) {
-			_cleanup_close_ int fd = open(v[i], O_PATH | O_CLOEXEC);
+			_cleanup_close_ int fd = -1;
 			struct layer l = { .upper = pass == 1 };
 			struct mnt *m;
+
+			if (!fd_name_known(c, v[i])) {
+				o->layer_unknown = true;
+				continue;
+			}
+			fd = open(v[i], O_PATH | O_CLOEXEC);
 
 			if (fd >= 0 && locate_fd(c, fd, &m, &l.fspath) == 0) {
 				l.dev = m->dev;
@@ -360,6 +385,8 @@ static bool spread_overlay(struct ctx *c, struct mnt *o)
 
 	if (!o->layers_read)
 		read_layers(c, o);
+	if (o->layer_unknown)
+		grew |= region_add(c, o->dev, "/", "an overlay whose layers another process named");
 	for (size_t k = 0; k < o->n_layers; k++) {
 		const struct layer *l = &o->layers[k];
 
@@ -572,11 +599,12 @@ static int run(struct ctx *c, struct nsrun_error *err)
 }
 
 int noexec_apply(const char *root_path, const char *proc_path, const struct landlock_config *cfg,
-		 struct nsrun_error *err)
+		 const struct noexec_fds *own, struct nsrun_error *err)
 {
 	struct ctx c = {
 		.root_path = root_path,
 		.proc_path = proc_path,
+		.own = own,
 		.rw = cfg->rw,
 		.exec = cfg->exec,
 	};

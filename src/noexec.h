@@ -27,8 +27,16 @@
  * locked mounts), which must not share mount events with another one: the covering
  * binds would propagate (make "/" rslave or rprivate first). Returns 0 or -errno with
  * err filled and err->status 126. */
+/* The fds whose /proc/self/fd/N names this process's own overlays give their layers (bwrap
+ * 0.12+'s naming). An overlay naming a layer so by any other fd was made by another
+ * process: what it shows cannot be told, so all of it counts as writable. */
+struct noexec_fds {
+	const int *fds;
+	size_t n;
+};
+
 int noexec_apply(const char *root_path, const char *proc_path, const struct landlock_config *cfg,
-		 struct nsrun_error *err);
+		 const struct noexec_fds *own, struct nsrun_error *err);
 
 /* ---- pure helpers (unit-tested) ---- */
 

@@ -33,24 +33,10 @@ void path_force_fallback(void)
 	force_walk = true;
 }
 
-/* The length of the name the root has in the kernel's view of whoever names paths in it:
- * see path_set_name_base. */
-static size_t name_base;
-
-void path_set_name_base(size_t len)
-{
-	name_base = len;
-}
-
 /* Whether a name of LEN bytes below the root is one the kernel takes. */
 static bool name_len_fits(size_t len)
 {
-	return name_base + len < PATH_MAX;
-}
-
-bool path_name_fits(const char *path, const char *name)
-{
-	return name_len_fits(strlen(path) + (name ? 1 + strlen(name) : 0));
+	return len < PATH_MAX;
 }
 
 /* The part of PATH a "mkdir -p" of its parents names: up to the end of the last component
@@ -468,7 +454,9 @@ int path_resolve_dir(const struct path_tree *t, int root, const char *path, char
 
 static int open_via_walk(int root_fd, const char *path, int flags, bool no_symlinks)
 {
-	struct path_walk_opts o = { .last = PATH_LAST_EXISTING, .no_symlinks = no_symlinks };
+	struct path_walk_opts o = { .last = PATH_LAST_EXISTING,
+				    .no_symlinks = no_symlinks,
+				    .nofollow_last = (flags & O_NOFOLLOW) != 0 };
 	struct path_walk_result res;
 	struct stat st;
 	int r;
@@ -520,79 +508,42 @@ int path_open_no_symlinks(int root_fd, const char *path, int flags)
 	return open_resolve(root_fd, path, flags, true);
 }
 
-int path_mkdir_p(int root_fd, const char *path, mode_t mode, mode_t parent_mode)
+int path_dest_parent(int root_fd, const char *path, mode_t parent_mode, char **name)
 {
-	struct path_walk_opts o = {
-		.create_parents = true,
-		.parent_mode = parent_mode,
-		.last = PATH_LAST_DIR,
-		.last_mode = mode,
-	};
-	struct path_walk_result res;
-	struct stat st;
-	int r;
+	_cleanup_free_ char *prefix = xstrdup(path);
+	_cleanup_close_ int parent = -1;
+	char *p = prefix;
 
-	r = path_walk(root_fd, path, &o, &res);
-	if (r < 0)
-		return r;
-	if (fstat(res.fd, &st) < 0)
-		r = -errno;
-	else if (!S_ISDIR(st.st_mode))
-		r = -ENOTDIR;
-	else
-		r = TAKE_FD(res.fd);
-	path_walk_result_free(&res);
-	return r;
-}
+	*name = NULL;
+	parent = path_open(root_fd, "/", O_PATH | O_DIRECTORY);
+	if (parent < 0)
+		return parent;
+	while (*p == '/')
+		p++;
+	while (*p) {
+		char *start = p, saved;
+		int next;
 
-int path_mkdir_parents(int root_fd, const char *path, mode_t parent_mode)
-{
-	struct path_walk_opts o = {
-		.create_parents = true,
-		.parent_mode = parent_mode,
-		.last = PATH_LAST_PARENT,
-	};
-	struct path_walk_result res;
-	int r;
-
-	r = path_walk(root_fd, path, &o, &res);
-	if (r == 0)
-		path_walk_result_free(&res);
-	return r;
-}
-
-int path_make_mountpoint(int root_fd, const char *path, bool is_dir, mode_t parent_mode)
-{
-	struct path_walk_opts o = {
-		.create_parents = true,
-		.parent_mode = parent_mode,
-		.last = is_dir ? PATH_LAST_DIR : PATH_LAST_FILE,
-		.last_mode = is_dir ? 0755 : 0444,
-	};
-	struct path_walk_result res;
-	struct stat st;
-	int fd, r;
-
-	fd = path_open(root_fd, path, O_PATH);
-	if (fd == -ENOENT) {
-		r = path_walk(root_fd, path, &o, &res);
-		if (r < 0)
-			return r;
-		fd = TAKE_FD(res.fd);
-		path_walk_result_free(&res);
+		while (*p && *p != '/')
+			p++;
+		saved = *p;
+		*p = '\0';
+		if (saved == '\0' || !p[1 + strspn(p + 1, "/")]) {
+			*name = xstrdup(start); /* the last component; a trailing '/' is dropped */
+			return TAKE_FD(parent);
+		}
+		if (mkdirat(parent, start, parent_mode) < 0 && errno != EEXIST)
+			return -errno;
+		next = path_open(root_fd, prefix, O_PATH | O_DIRECTORY);
+		if (next < 0)
+			return next;
+		close(parent);
+		parent = next;
+		*p = saved;
+		p += strspn(p, "/");
 	}
-	if (fd < 0)
-		return fd;
-	r = fstat(fd, &st) < 0 ? -errno : 0;
-	if (r == 0 && is_dir && !S_ISDIR(st.st_mode))
-		r = -ENOTDIR;
-	else if (r == 0 && !is_dir && S_ISDIR(st.st_mode))
-		r = -EISDIR;
-	if (r < 0) {
-		close(fd);
-		return r;
-	}
-	return fd;
+	*name = xstrdup(".");
+	return TAKE_FD(parent);
 }
 
 mode_t path_parent_mode(bool has_perms, mode_t perms)

@@ -69,15 +69,6 @@ void path_walk_result_free_tree(const struct path_tree *t, struct path_walk_resu
  * resolved inside it: -ENOENT, -ENOTDIR, -ELOOP as the walk finds them. */
 int path_resolve_dir(const struct path_tree *t, int root, const char *path, char **canon);
 
-/* Every path function refuses (ENAMETOOLONG) a PATH that, named from outside as the root's
- * own name (LEN bytes, 0 by default) followed by PATH, would reach PATH_MAX, as the kernel
- * refuses such a name before it looks anything up; for the parents a walk creates, only
- * the parents' part counts. bwrap names a destination as "/newroot" + DEST, so a DEST
- * within 8 bytes of the limit already fails there: rootfs sets 8 while it builds. */
-void path_set_name_base(size_t len);
-/* Whether PATH, or PATH "/" NAME when NAME is given, is within that limit. */
-bool path_name_fits(const char *path, const char *name);
-
 /* Walks PATH beneath root_fd. On success fills *res (release with path_walk_result_free). */
 int path_walk(int root_fd, const char *path, const struct path_walk_opts *opts,
 	      struct path_walk_result *res);
@@ -98,19 +89,11 @@ int path_openat2(int dfd, const char *path, struct nsrun_open_how *how);
  * paths whose every component the caller must see as named (Landlock rule paths). */
 int path_open_no_symlinks(int root_fd, const char *path, int flags);
 
-/* Creates the missing parents of PATH (not PATH itself) with parent_mode. Returns 0 or
- * -errno; callers report "Can't mkdir parents for PATH" as bwrap does. */
-int path_mkdir_parents(int root_fd, const char *path, mode_t parent_mode);
-
-/* mkdir -p beneath root_fd: parents with parent_mode, the last with mode (left alone if
- * it exists as a directory; ENOTDIR if it is something else). Returns an O_PATH fd. */
-int path_mkdir_p(int root_fd, const char *path, mode_t mode, mode_t parent_mode);
-
-/* Mount point for a bind: the existing path, or a new directory (is_dir, 0755) or empty
- * file (mode 0444) with missing parents created with parent_mode. An existing path of the
- * other kind fails (-ENOTDIR for a directory mount point, -EISDIR for a file one), as
- * bwrap's checks do. Returns an O_PATH fd. */
-int path_make_mountpoint(int root_fd, const char *path, bool is_dir, mode_t parent_mode);
+/* bwrap 0.12+'s way to a destination: every component but the last is made a directory
+ * (parent_mode; an existing entry is kept) and then opened in the root, symlinks followed
+ * inside it. Returns the last component's parent (O_PATH directory fd) and the last
+ * component in *name (malloc'd; "." for a path naming the root; a trailing '/' dropped). */
+int path_dest_parent(int root_fd, const char *path, mode_t parent_mode, char **name);
 
 /* Mode for auto-created parent directories: 0755, narrowed when --perms (has_perms)
  * denies group or other access (bwrap's rule). */

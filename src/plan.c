@@ -20,7 +20,7 @@ void plan_init(struct plan *plan, char *const *envp)
 	memset(plan, 0, sizeof(*plan));
 	plan->proc.envp = strv_copy(envp);
 	plan->ns.userns_fd = plan->ns.userns2_fd = plan->ns.pidns_fd = -1;
-	plan->sync.sync_fd = plan->sync.block_fd = plan->sync.userns_block_fd = -1;
+	plan->sync.block_fd = plan->sync.userns_block_fd = -1;
 	plan->sync.info_fd = plan->sync.json_status_fd = -1;
 	plan->sup.netns_fd = -1;
 	plan->sup.kill_after_ms = 5000;
@@ -43,6 +43,7 @@ void plan_free(struct plan *plan)
 	free(plan->proc.exec_label);
 	free(plan->proc.file_label);
 	strv_free(plan->sync.lock_files);
+	free(plan->sync.sync_fds);
 	free(plan->caps.ops);
 	for (size_t i = 0; i < plan->seccomp.n_progs; i++)
 		free(plan->seccomp.progs[i].data);
@@ -158,7 +159,7 @@ static const char *ns_conflict(const struct ns_config *ns)
 
 static const char *sync_conflict(const struct sync_config *s)
 {
-	if (s->sync_fd >= 0)
+	if (s->n_sync_fds)
 		return "--sync-fd";
 	if (s->block_fd >= 0)
 		return "--block-fd";
@@ -207,15 +208,14 @@ static int validate_userns(const struct plan *p, struct nsrun_error *err)
 	if (ubfd >= 0 && p->sync.info_fd < 0)
 		return error_set(err, 0, "--userns-block-fd requires --info-fd");
 	if (ns->userns_fd >= 0 && ns->user == NS_YES)
-		return error_set(err, 0, "--userns not compatible --unshare-user");
+		return error_set(err, 0, "--userns is not compatible with --unshare-user");
 	if (ns->userns_fd >= 0 && ns->user == NS_TRY)
-		return error_set(err, 0, "--userns not compatible --unshare-user-try");
+		return error_set(err, 0, "--userns is not compatible with --unshare-user-try");
 	if (ns->disable_userns && ns->user != NS_YES)
 		return error_set(err, 0, "--disable-userns requires --unshare-user");
 	if (ns->disable_userns && ubfd >= 0)
-		/* sic: bwrap's message has two spaces */
 		return error_set(err, 0,
-				 "--disable-userns is not compatible with  --userns-block-fd");
+				 "--disable-userns is not compatible with --userns-block-fd");
 	return 0;
 }
 
@@ -369,8 +369,9 @@ static void format_proc(FILE *f, const struct proc_config *pc)
 
 static void format_sync(FILE *f, const struct sync_config *s)
 {
-	fprintf(f, "sync.sync_fd=%d\nsync.block_fd=%d\nsync.userns_block_fd=%d\n", s->sync_fd,
-		s->block_fd, s->userns_block_fd);
+	for (size_t i = 0; i < s->n_sync_fds; i++)
+		fprintf(f, "sync.sync_fd[%zu]=%d\n", i, s->sync_fds[i]);
+	fprintf(f, "sync.block_fd=%d\nsync.userns_block_fd=%d\n", s->block_fd, s->userns_block_fd);
 	fprintf(f, "sync.info_fd=%d\nsync.json_status_fd=%d\n", s->info_fd, s->json_status_fd);
 	put_strv(f, "sync.lock_file", s->lock_files);
 }
@@ -609,7 +610,8 @@ static void rest_to_argv(char ***v, const struct plan *p)
 	for (size_t i = 0; i < p->seccomp.n_progs; i++)
 		push_fd(v, p->seccomp.from_seccomp_opt ? "--seccomp" : "--add-seccomp-fd",
 			PLAN_TO_ARGV_SECCOMP_FD_BASE + (int)i);
-	push_fd(v, "--sync-fd", p->sync.sync_fd);
+	for (size_t i = 0; i < p->sync.n_sync_fds; i++)
+		push_fd(v, "--sync-fd", p->sync.sync_fds[i]);
 	push_fd(v, "--block-fd", p->sync.block_fd);
 	push_fd(v, "--userns-block-fd", p->sync.userns_block_fd);
 	push_fd(v, "--info-fd", p->sync.info_fd);
@@ -640,7 +642,7 @@ static void rest_to_argv(char ***v, const struct plan *p)
 	if (p->debug.force_mount_fallback)
 		push(v, "--debug-opt=force-mount-setattr-fallback");
 	if (p->debug.force_openat_fallback)
-		push_opt_str(v, "--debug-opt", "force-openat-fallback");
+		push(v, "--debug-opt=force-openat-fallback");
 	if (p->json)
 		push(v, "--json");
 }

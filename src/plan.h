@@ -102,7 +102,8 @@ struct proc_config {
 
 /* ---- synchronisation and status fds ---- */
 struct sync_config {
-	int sync_fd;	     /* --sync-fd, -1 if unset */
+	int *sync_fds; /* --sync-fd, each one (bwrap 0.13.1); n_sync_fds of them */
+	size_t n_sync_fds;
 	int block_fd;	     /* --block-fd */
 	int userns_block_fd; /* --userns-block-fd */
 	int info_fd;	     /* --info-fd */

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -48,6 +49,10 @@ struct rootfs_state {
 	int host_dev_fd;
 	char *console; /* host tty of stdout ("/oldroot/dev/pts/N") when --dev needs it */
 	unsigned n_tmp_overlays;
+	/* Overlay directories, open while the tree is built: mountinfo names them
+	 * /proc/self/fd/N, which only these fds resolve (noexec reads the layers). */
+	int *overlay_fds;
+	size_t n_overlay_fds;
 };
 
 /* realpath() fails on a path whose last component is a magic link such as
@@ -258,169 +263,120 @@ static uint64_t bind_attrs(enum op_type type)
 	       (d->read_only ? MOUNT_ATTR_RDONLY : 0);
 }
 
-static int make_mountpoint_for(int root_fd, const struct op *op, int src_fd,
-			       struct nsrun_error *err)
+/* The resolved source as bwrap 0.12+ names it: its real path in the host. */
+static const char *source_name(const char *src)
 {
-	struct stat st;
-	int fd;
-
-	if (fstat(src_fd, &st) < 0)
-		return error_set(err, errno, "Can't get type of source %s", op->source);
-	fd = files_mkdir_parents(root_fd, op->dest, op_parent_mode(op), err);
-	if (fd < 0)
-		return fd;
-	fd = path_make_mountpoint(root_fd, op->dest, S_ISDIR(st.st_mode), op_parent_mode(op));
-	if (fd < 0)
-		return error_set(err, -fd,
-				 S_ISDIR(st.st_mode) ? "Can't mkdir %s" : "Can't create file at %s",
-				 op->dest);
-	return fd;
+	return src[strlen(OLDROOT)] ? src + strlen(OLDROOT) : "/";
 }
 
-/* Opens the resolved host source, makes the mount point and binds the tree there.
- * Returns 1 when bound, 0 when a -try source vanished since it was resolved. fail_open:
- * --not-a-security-boundary, so a submount that cannot be remounted is only a warning. */
-static int bind_source(int root_fd, const struct op *op, const char *src, bool fail_open,
-		       struct nsrun_error *err)
+/* Opens a resolved host source in the old root. /proc's magic links (Flatpak binds
+ * /proc/self/ns/user) are opened as such, as bwrap does. 0: a -try source vanished. */
+static int open_source(const struct op *op, const char *src, int *fd, struct nsrun_error *err)
 {
-	_cleanup_close_ int src_fd = -1, dest_fd = -1;
-	int r;
+	_cleanup_close_ int oldroot = open(OLDROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	const char *name = source_name(src);
 
-	src_fd = open(src, O_PATH | O_CLOEXEC);
-	if (src_fd < 0 && errno == ENOENT && (op->flags & OP_F_TRY))
-		return 0; /* removed since it was resolved: still a missing source */
-	if (src_fd < 0)
-		/* --bind-fd has no source argument: name the path its fd resolved to. */
-		return error_set(err, errno, "Can't find source path %s",
-				 op->source ? op->source : src);
-	dest_fd = make_mountpoint_for(root_fd, op, src_fd, err);
-	if (dest_fd < 0)
-		return dest_fd;
-	r = fail_open ? mount_bind_fail_open(src_fd, dest_fd, bind_attrs(op->type)) :
-			mount_bind(src_fd, dest_fd, true, bind_attrs(op->type));
-	if (r < 0)
-		return mount_error(err, r, "Can't bind mount %s on %s%s", src, NEWROOT, op->dest);
+	if (str_has_prefix(name, "/proc/") || strcmp(name, "/proc") == 0) {
+		*fd = open(src, O_PATH | O_CLOEXEC);
+		if (*fd < 0)
+			*fd = -errno;
+	} else {
+		*fd = oldroot < 0 ? -errno : path_open(oldroot, name, O_PATH);
+	}
+	if (*fd == -ENOENT && (op->flags & OP_F_TRY))
+		return 0;
+	if (*fd < 0)
+		return error_set(err, -*fd, "Can't open source %s", op->source ? name : src);
 	return 1;
 }
 
-static int do_bind(int root_fd, const struct op *op, const char *src, bool fail_open,
-		   struct nsrun_error *err)
+static int do_bind(const struct op *op, const struct files_dest *d, int src_fd, const char *src,
+		   bool fail_open, struct nsrun_error *err)
 {
-	int r = bind_source(root_fd, op, src, fail_open, err);
+	uint64_t attrs = bind_attrs(op->type);
+	int r = files_bind_check(d->fd, source_name(src), op->dest, err);
 
-	return r < 0 ? r : 0;
+	if (r < 0)
+		return r;
+	r = fail_open ? mount_bind_fail_open(src_fd, d->fd, attrs) :
+			mount_bind(src_fd, d->fd, true, attrs);
+	if (r < 0)
+		return mount_error(err, r, "Can't bind mount %s on %s", source_name(src), op->dest);
+	return 0;
 }
 
 /* --bind-fd: the fd's path was resolved before the pivot; the mounted tree must be the
  * fd's directory, or the path was swapped in between. */
-static int do_bind_fd(int root_fd, const struct op *op, const char *src, bool fail_open,
-		      struct nsrun_error *err)
+static int check_bind_fd(int root_fd, const struct op *op, struct nsrun_error *err)
 {
-	_cleanup_close_ int fd = op->fd, check = -1;
+	_cleanup_close_ int check = path_open(root_fd, op->dest, O_PATH);
 	struct stat a, b;
-	int r;
 
-	r = bind_source(root_fd, op, src, fail_open, err);
-	if (r < 0)
-		return r;
-	check = path_open(root_fd, op->dest, O_PATH);
-	if (check < 0 || fstat(check, &a) < 0 || fstat(fd, &b) < 0)
-		return error_set(err, check < 0 ? -check : errno, "Can't stat mount at %s",
-				 op->dest);
+	if (check < 0)
+		return error_set(err, -check, "Can't reopen %s", op->dest);
+	if (fstat(op->fd, &b) < 0)
+		return error_set(err, errno, "Can't stat fd %d", op->fd);
+	if (fstat(check, &a) < 0)
+		return error_set(err, errno, "Can't stat mount at %s", op->dest);
 	if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
 		return error_set_plain(err, 0, "Race condition binding dirfd");
 	return 0;
 }
 
-static int do_remount_ro(int root_fd, const struct op *op, struct nsrun_error *err)
+static int do_remount_ro(const struct op *op, const struct files_dest *d, struct nsrun_error *err)
 {
-	_cleanup_close_ int fd = path_open(root_fd, op->dest, O_PATH);
-	_cleanup_free_ char *real = NULL;
-	int r;
+	int r = mount_set_readonly(d->fd);
 
-	if (fd < 0)
-		return error_set(err, -fd, "Can't remount readonly on %s%s: realpath(destination)",
-				 NEWROOT, op->dest);
-	r = mount_set_readonly(fd);
-	if (r == -EINVAL) /* not a mount point: bwrap names the real path it looked for */
-		return error_set_plain(err, EINVAL,
-				       "Can't remount readonly on %s%s: Unable to find \"%s\" in "
-				       "mount table",
-				       NEWROOT, op->dest,
-				       fd_real_path(fd, &real) == 0 ? real : op->dest);
 	if (r < 0)
-		return mount_error(err, r, "Can't remount readonly on %s%s", NEWROOT, op->dest);
+		return mount_error(err, r, "Can't remount readonly on %s", op->dest);
 	return 0;
 }
 
-/* A directory mount point (parents first, for bwrap's distinct messages). */
-static int mkdir_dest(int root_fd, const struct op *op, struct nsrun_error *err)
-{
-	int fd = files_mkdir_parents(root_fd, op->dest, op_parent_mode(op), err);
-
-	if (fd < 0)
-		return fd;
-	fd = path_mkdir_p(root_fd, op->dest, 0755, op_parent_mode(op));
-	if (fd < 0)
-		return error_set(err, -fd, "Can't mkdir %s", op->dest);
-	return fd;
-}
-
-static int do_tmpfs(int root_fd, const struct op *op, struct nsrun_error *err)
+static int do_tmpfs(const struct op *op, const struct files_dest *d, struct nsrun_error *err)
 {
 	char mbuf[NUM_BUF_SIZE], sbuf[NUM_BUF_SIZE];
 	_cleanup_free_ char *mode = xconcat("0", num_str(mbuf, (unsigned)op_mode(op), 8));
 	const char *size = num_str(sbuf, (unsigned long long)op->size, 10);
 	struct mount_opt opts[3] = { { "source", "tmpfs" }, { "mode", mode }, { "size", size } };
 	size_t n = (op->flags & OP_F_HAS_SIZE) ? 3 : 2;
-	_cleanup_close_ int fd = -1;
-	int r;
+	int r = mount_fs_at("tmpfs", opts, n, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, d->fd);
 
-	fd = mkdir_dest(root_fd, op, err);
-	if (fd < 0)
-		return fd;
-	r = mount_fs_at("tmpfs", opts, n, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, fd);
 	if (r < 0)
-		return mount_error(err, r, "Can't mount tmpfs on %s%s", NEWROOT, op->dest);
+		return mount_error(err, r, "Can't mount tmpfs on %s", op->dest);
 	return 0;
 }
 
-static int do_simple_fs(int root_fd, const struct op *op, const char *fstype, uint64_t attrs,
-			struct nsrun_error *err)
+static int do_simple_fs(const struct op *op, const struct files_dest *d, const char *fstype,
+			uint64_t attrs, struct nsrun_error *err)
 {
 	struct mount_opt opts[] = { { "source", fstype } };
-	_cleanup_close_ int fd = -1;
-	int r;
+	int r = mount_fs_at(fstype, opts, ARRAY_SIZE(opts), attrs, d->fd);
 
-	fd = mkdir_dest(root_fd, op, err);
-	if (fd < 0)
-		return fd;
-	r = mount_fs_at(fstype, opts, ARRAY_SIZE(opts), attrs, fd);
 	if (r < 0)
-		return mount_error(err, r, "Can't mount %s on %s%s", fstype, NEWROOT, op->dest);
+		return mount_error(err, r, "Can't mount %s on %s", fstype, op->dest);
 	return 0;
 }
 
 static int do_proc(struct rootfs_state *st, int root_fd, const struct op *op,
-		   struct nsrun_error *err)
+		   const struct files_dest *d, struct nsrun_error *err)
 {
 	int r;
 
 	if (st->cfg->new_pidns) {
-		r = do_simple_fs(root_fd, op, "proc",
+		r = do_simple_fs(op, d, "proc",
 				 MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV, err);
 	} else {
-		struct op bind = *op;
+		_cleanup_close_ int src = open(OLDROOT "/proc", O_PATH | O_CLOEXEC);
 
-		bind.type = OP_BIND;
-		bind.source = (char *)"/proc";
-		r = do_bind(root_fd, &bind, OLDROOT "/proc", false, err);
+		r = src < 0 ? error_set(err, errno, "Can't open source /proc") :
+			      do_bind(&(struct op){ .type = OP_BIND, .dest = op->dest }, d, src,
+				      OLDROOT "/proc", false, err);
 	}
 	return r < 0 ? r : files_proc_cover(root_fd, op->dest, st->cfg->host_privileged, err);
 }
 
 static int do_dev(struct rootfs_state *st, int root_fd, const struct op *op,
-		  struct nsrun_error *err)
+		  const struct files_dest *d, struct nsrun_error *err)
 {
 	_cleanup_close_ int console = -1;
 
@@ -431,144 +387,268 @@ static int do_dev(struct rootfs_state *st, int root_fd, const struct op *op,
 	}
 	if (st->console)
 		console = open(st->console, O_PATH | O_CLOEXEC);
-	return files_dev(root_fd, op->dest, st->host_dev_fd, console, op_parent_mode(op), err);
+	return files_dev(root_fd, d, op->dest, st->host_dev_fd, console, err);
 }
 
-static int tmp_overlay_dirs(struct rootfs_state *st, char **upper, char **work,
-			    struct nsrun_error *err)
-{
-	char num[NUM_BUF_SIZE];
-	const char *n = num_str(num, st->n_tmp_overlays++, 10);
+/* bwrap 0.12+ opens every overlay directory in the old root and names it to the kernel as
+ * /proc/self/fd/N: no escaping, no length limit, and mountinfo shows those names. */
+struct overlay_fds {
+	int *fds;
+	char (*paths)[FD_PATH_SIZE];
+	size_t n;
+};
 
-	*upper = xconcat("tmp-overlay-upper-", n);
-	*work = xconcat("tmp-overlay-work-", n);
-	if (mkdirat(st->staging_fd, *upper, 0755) < 0 || mkdirat(st->staging_fd, *work, 0755) < 0)
-		return error_set(err, errno, "Can't create overlay directories");
+static const char *overlay_fd_path(struct overlay_fds *o, int oldroot_fd, const char *path,
+				   int *err_no)
+{
+	int fd = path_open(oldroot_fd, path + strlen(OLDROOT), O_PATH);
+
+	if (fd < 0) {
+		*err_no = -fd;
+		return NULL;
+	}
+	o->fds[o->n] = fd;
+	fd_proc_path(o->paths[o->n], fd);
+	return o->paths[o->n++];
+}
+
+/* The fds stay open in st until the tree is done (see struct rootfs_state). */
+static void overlay_fds_keep(struct rootfs_state *st, struct overlay_fds *o)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->fds[i] >= 0)
+			*(int *)xappend(&st->overlay_fds, &st->n_overlay_fds, sizeof(int)) =
+				o->fds[i];
+	free(o->fds);
+	free(o->paths);
+}
+
+/* upper and work: --overlay's own, or --tmp-overlay's pair on the staging tmpfs */
+static int overlay_upper(struct rootfs_state *st, const struct op *op, const struct resolved *res,
+			 struct overlay_fds *o, int oldroot_fd, struct mount_overlay *ov,
+			 struct nsrun_error *err)
+{
+	int e = 0;
+
+	if (op->type == OP_TMP_OVERLAY) {
+		char num[NUM_BUF_SIZE];
+		const char *n = num_str(num, st->n_tmp_overlays++, 10);
+
+		ov->upper = o->paths[o->n++];
+		ov->work = o->paths[o->n++];
+		snprintf(o->paths[0], FD_PATH_SIZE, "/tmp-overlay-upper-%s", n);
+		snprintf(o->paths[1], FD_PATH_SIZE, "/tmp-overlay-work-%s", n);
+		o->fds[0] = o->fds[1] = -1;
+		if (mkdirat(st->staging_fd, ov->upper + 1, 0755) < 0 ||
+		    mkdirat(st->staging_fd, ov->work + 1, 0755) < 0)
+			return error_set(err, errno, "Can't create overlay directories");
+		return 0;
+	}
+	if (op->type != OP_OVERLAY)
+		return 0;
+	ov->upper = overlay_fd_path(o, oldroot_fd, res->src, &e);
+	if (!ov->upper)
+		return error_set(err, e, "Can't find source path %s", op->source);
+	ov->work = overlay_fd_path(o, oldroot_fd, res->work, &e);
+	if (!ov->work)
+		return error_set(err, e, "Can't open overlay workdir %s", op->workdir);
 	return 0;
 }
 
-static int do_overlay(struct rootfs_state *st, int root_fd, const struct op *op,
-		      const struct resolved *res, struct nsrun_error *err)
+static int overlay_mount_error(int r, const struct mount_overlay *ov, struct nsrun_error *err)
 {
-	_cleanup_free_ char *upper = NULL, *work = NULL, *tu = NULL, *tw = NULL, *desc = NULL;
-	_cleanup_free_ const char **lowers = NULL;
-	/* bwrap passes userxattr whether or not it runs in a user namespace. */
-	struct mount_overlay ov = { .userxattr = true };
-	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *desc = mount_overlay_describe(ov);
+
+	/* sic: bwrap 0.12+ names the destination of its last --overlay-src op here, which
+	 * has none, so glibc prints "(null)". */
+	if (r == -ELOOP)
+		return error_set_plain(err, ELOOP,
+				       "Can't make overlay mount on (null) with options %s: "
+				       "Overlay directories may not overlap",
+				       desc);
+	return mount_error(err, r, "Can't make overlay mount on (null) with options %s", desc);
+}
+
+static int do_overlay(struct rootfs_state *st, const struct op *op, const struct resolved *res,
+		      const struct files_dest *d, struct nsrun_error *err)
+{
 	size_t n = strv_length(res->layers);
-	int r;
+	_cleanup_free_ const char **lowers = xcalloc(n + 1, sizeof(char *));
+	/* bwrap passes userxattr whether or not it runs in a user namespace. */
+	struct mount_overlay ov = { .userxattr = true, .lowers = lowers };
+	struct overlay_fds o = { .fds = xcalloc(n + 2, sizeof(int)),
+				 .paths = xcalloc(n + 2, FD_PATH_SIZE) };
+	_cleanup_close_ int oldroot_fd = open(OLDROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int r = oldroot_fd < 0 ? error_set(err, errno, "Can't open %s", OLDROOT) : 0, e = 0;
 
-	lowers = xcalloc(n + 1, sizeof(char *));
-	for (size_t i = 0; i < n; i++)
-		lowers[i] = res->layers[n - 1 - i]; /* last given is the top layer */
-	ov.lowers = lowers;
-	ov.n_lowers = n;
-	if (op->type == OP_OVERLAY) {
-		ov.upper = res->src;
-		ov.work = res->work;
-	} else if (op->type == OP_TMP_OVERLAY) {
-		r = tmp_overlay_dirs(st, &tu, &tw, err);
+	if (r == 0)
+		r = overlay_upper(st, op, res, &o, oldroot_fd, &ov, err);
+	/* The top layer is the last given; the kernel lists the top one first. */
+	for (size_t i = n; r == 0 && i-- > 0; ov.n_lowers++) {
+		lowers[ov.n_lowers] = overlay_fd_path(&o, oldroot_fd, res->layers[i], &e);
+		if (!lowers[ov.n_lowers])
+			r = error_set(err, e, "Can't open overlay source %s", op->layers[i]);
+	}
+	if (r == 0) {
+		r = mount_overlay_at(&ov, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, d->fd);
 		if (r < 0)
-			return r;
-		ov.upper = upper = xconcat("/", tu);
-		ov.work = work = xconcat("/", tw);
+			r = overlay_mount_error(r, &ov, err);
 	}
-	fd = mkdir_dest(root_fd, op, err);
-	if (fd < 0)
-		return fd;
-	/* No nosuid/nodev: bwrap mounts overlays with default flags (rw,relatime). */
-	r = mount_overlay_at(&ov, 0, fd);
-	if (r < 0) {
-		desc = mount_overlay_describe(&ov);
-		if (r == -ELOOP)
-			return error_set_plain(err, ELOOP,
-					       "Can't make overlay mount on %s%s with options %s: "
-					       "Overlay directories may not overlap",
-					       NEWROOT, op->dest, desc);
-		return mount_error(err, r, "Can't make overlay mount on %s%s with options %s",
-				   NEWROOT, op->dest, desc);
-	}
-	return 0;
+	overlay_fds_keep(st, &o);
+	return r < 0 ? r : 0;
 }
 
 /* Ops that consume a caller fd close it, so it cannot leak into the payload. */
-static int do_data_op(struct rootfs_state *st, int root_fd, const struct op *op,
+static int do_data_op(struct rootfs_state *st, const struct op *op, const struct files_dest *d,
 		      struct nsrun_error *err)
+{
+	if (op->type == OP_FILE)
+		return files_file(d, op->dest, op->fd, err);
+	return files_bind_data(d, st->staging_fd, op->dest, op->fd, op_mode(op),
+			       op_desc(op->type)->read_only, err);
+}
+
+/* What bwrap 0.12+ makes at the op's destination before the op runs. */
+static struct files_dest_opts dest_opts(const struct op *op, int src_fd)
+{
+	struct files_dest_opts o = { .dest = op->dest,
+				     .perms = -1,
+				     .is_mount = true,
+				     .parent_mode = op_parent_mode(op),
+				     .node = FILES_NODE_DIR };
+	struct stat st;
+
+	switch (op->type) {
+	case OP_SYMLINK:
+		o.node = FILES_NODE_NONE;
+		o.is_mount = false;
+		break;
+	case OP_REMOUNT_RO:
+		o.node = FILES_NODE_EXISTING;
+		break;
+	case OP_FILE:
+		o.writable = true;
+		o.is_mount = false;
+		o.perms = (int)op_mode(op);
+		o.node = FILES_NODE_FILE;
+		break;
+	case OP_BIND_DATA:
+	case OP_RO_BIND_DATA:
+		o.node = FILES_NODE_FILE;
+		break;
+	case OP_BIND:
+	case OP_RO_BIND:
+	case OP_DEV_BIND:
+	case OP_BIND_FD:
+	case OP_RO_BIND_FD:
+		if (fstat(src_fd, &st) == 0 && !S_ISDIR(st.st_mode))
+			o.node = FILES_NODE_FILE;
+		break;
+	case OP_DIR:
+		o.is_mount = false;
+		o.perms = (int)op_mode(op);
+		break;
+	case OP_PROC:
+	case OP_DEV:
+	case OP_TMPFS:
+	case OP_MQUEUE:
+	case OP_OVERLAY:
+	case OP_TMP_OVERLAY:
+	case OP_RO_OVERLAY:
+	case OP_CHMOD:
+	case OP_MAX:
+	default:
+		break;
+	}
+	return o;
+}
+
+static int run_on_dest(struct rootfs_state *st, int root_fd, const struct op *op,
+		       const struct resolved *res, const struct files_dest *d, int src_fd,
+		       struct nsrun_error *err)
 {
 	int r;
 
-	if (op->type == OP_FILE)
-		r = files_file(root_fd, op->dest, op->fd, op_mode(op), op_parent_mode(op), err);
-	else
-		r = files_bind_data(root_fd, st->staging_fd, op->dest, op->fd, op_mode(op),
-				    op_desc(op->type)->read_only, op_parent_mode(op), err);
-	close(op->fd);
-	return r;
-}
-
-/* bwrap looks a bind's or --overlay's source up again when its op's turn comes, by the
- * name "/oldroot" + its real path (+ the path as given, for a missing -try source): a name
- * the kernel refuses as too long fails there, after the ops before it have run. Layers
- * and work directories are not looked up so (measured against 0.11.1). */
-static int source_check(const struct op *op, const struct resolved *res, struct nsrun_error *err)
-{
-	const char *src = res->skip ? op->source : res->src + strlen(OLDROOT);
-
-	if (strlen(OLDROOT) + strlen(src) < PATH_MAX)
-		return 0;
-	return error_set(err, ENAMETOOLONG, "Can't get type of source %s", src);
-}
-
-static int run_op(struct rootfs_state *st, const struct op *op, const struct resolved *res,
-		  struct nsrun_error *err)
-{
-	/* Reopened per op: a mount on "/" itself must be seen by the next lookup. */
-	_cleanup_close_ int root_fd = open(NEWROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
-
-	if (root_fd < 0)
-		return error_set(err, errno, "Can't open %s", NEWROOT);
 	switch (op->type) {
 	case OP_BIND:
 	case OP_RO_BIND:
 	case OP_DEV_BIND:
-		if (source_check(op, res, err) < 0)
-			return -ENAMETOOLONG;
-		return res->skip ? 0 : do_bind(root_fd, op, res->src, st->cfg->fail_open, err);
+		return do_bind(op, d, src_fd, res->src, st->cfg->fail_open, err);
 	case OP_BIND_FD:
 	case OP_RO_BIND_FD:
 		/* The same ops as --bind/--ro-bind in bwrap, so fail-open applies to them too. */
-		return do_bind_fd(root_fd, op, res->src, st->cfg->fail_open, err);
+		r = do_bind(op, d, src_fd, res->src, st->cfg->fail_open, err);
+		return r < 0 ? r : check_bind_fd(root_fd, op, err);
 	case OP_REMOUNT_RO:
-		return do_remount_ro(root_fd, op, err);
+		return do_remount_ro(op, d, err);
 	case OP_PROC:
-		return do_proc(st, root_fd, op, err);
+		return do_proc(st, root_fd, op, d, err);
 	case OP_DEV:
-		return do_dev(st, root_fd, op, err);
+		return do_dev(st, root_fd, op, d, err);
 	case OP_TMPFS:
-		return do_tmpfs(root_fd, op, err);
+		return do_tmpfs(op, d, err);
 	case OP_MQUEUE:
-		return do_simple_fs(root_fd, op, "mqueue", 0, err);
-	case OP_DIR:
-		return files_dir(root_fd, op->dest, op_mode(op), op_parent_mode(op), err);
+		return do_simple_fs(op, d, "mqueue", 0, err);
 	case OP_FILE:
 	case OP_BIND_DATA:
 	case OP_RO_BIND_DATA:
-		return do_data_op(st, root_fd, op, err);
+		return do_data_op(st, op, d, err);
 	case OP_SYMLINK:
-		return files_symlink(root_fd, op->source, op->dest, op_parent_mode(op), err);
-	case OP_CHMOD:
-		return files_chmod(root_fd, op->dest, op->perms, err);
+		return files_symlink(d, op->source, op->dest, err);
 	case OP_OVERLAY:
-		if (source_check(op, res, err) < 0)
-			return -ENAMETOOLONG;
-		_fallthrough_;
 	case OP_TMP_OVERLAY:
 	case OP_RO_OVERLAY:
-		return do_overlay(st, root_fd, op, res, err);
+		return do_overlay(st, op, res, d, err);
+	case OP_DIR:
+		return 0;
+	case OP_CHMOD:
 	case OP_MAX:
 	default:
 		return error_set_plain(err, EINVAL, "unknown filesystem operation %d", op->type);
 	}
+}
+
+static bool has_host_source(enum op_type type)
+{
+	return type == OP_BIND || type == OP_RO_BIND || type == OP_DEV_BIND || type == OP_BIND_FD ||
+	       type == OP_RO_BIND_FD;
+}
+
+static bool has_data_fd(enum op_type type)
+{
+	return type == OP_FILE || type == OP_BIND_DATA || type == OP_RO_BIND_DATA;
+}
+
+/* bwrap 0.12+'s order: the source, the destination, then the op itself. */
+static int run_op(struct rootfs_state *st, const struct op *op, const struct resolved *res,
+		  struct nsrun_error *err)
+{
+	/* Reopened per op: a mount on "/" itself must be seen by the next lookup. */
+	_cleanup_close_ int root_fd = open(NEWROOT, O_PATH | O_DIRECTORY | O_CLOEXEC), src = -1;
+	struct files_dest d = { .fd = -1, .parent_fd = -1 };
+	struct files_dest_opts o;
+	int r;
+
+	if (root_fd < 0)
+		return error_set(err, errno, "Can't open %s", NEWROOT);
+	if (op->type == OP_CHMOD)
+		return files_chmod(root_fd, op->dest, op->perms, err);
+	if (has_host_source(op->type)) {
+		if (res->skip)
+			return 0;
+		r = open_source(op, res->src, &src, err);
+		if (r <= 0)
+			return r;
+	}
+	o = dest_opts(op, src);
+	r = files_dest_open(root_fd, &o, &d, err);
+	if (r == 0)
+		r = run_on_dest(st, root_fd, op, res, &d, src, err);
+	/* The data fd is the caller's: closed once used, so it cannot reach the payload. */
+	if (has_data_fd(op->type))
+		close(op->fd);
+	files_dest_close(&d);
+	return r;
 }
 
 static bool hide_requested(const struct hide_config *hide)
@@ -628,7 +708,8 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 		if (r < 0)
 			return r;
 	}
-	r = noexec_apply(NEWROOT, OLDROOT "/proc", cfg->landlock, err);
+	r = noexec_apply(NEWROOT, OLDROOT "/proc", cfg->landlock,
+			 &(struct noexec_fds){ st->overlay_fds, st->n_overlay_fds }, err);
 	if (r < 0)
 		return r;
 	if (st->host_dev_fd >= 0)
@@ -643,15 +724,15 @@ int rootfs_build(const struct rootfs_config *cfg, struct nsrun_error *err)
 	mode_t old_umask = umask(0); /* modes given on the command line are exact */
 	int r;
 
-	/* Destinations are refused where bwrap's "/newroot" + DEST would be too long a name. */
-	path_set_name_base(strlen(NEWROOT));
 	r = build(&st, err);
-	path_set_name_base(0);
 	if (st.staging_fd >= 0)
 		close(st.staging_fd);
 	if (st.host_dev_fd >= 0)
 		close(st.host_dev_fd);
 	resolved_free(st.res, cfg->n_ops);
+	for (size_t i = 0; i < st.n_overlay_fds; i++)
+		close(st.overlay_fds[i]);
+	free(st.overlay_fds);
 	free(st.console);
 	umask(old_umask);
 	return r;

@@ -489,6 +489,27 @@ static int monitor_supervised(struct monitor *mon, const struct setup_ctx *ctx,
 	return r;
 }
 
+/* An fd the caller names but did not open must stay closed for the op that uses it (EBADF,
+ * as for bwrap), not become one of nsrun's own pipes: its number is held by an O_PATH fd,
+ * which nothing can read or write, until the op closes it. */
+static void hold_closed_fds(const struct plan *plan)
+{
+	int held[] = { plan->sync.info_fd, plan->sync.json_status_fd };
+
+	for (size_t i = 0; i < plan->n_ops + ARRAY_SIZE(held); i++) {
+		int fd = i < plan->n_ops ? plan->ops[i].fd : held[i - plan->n_ops];
+		int h;
+
+		if (fd < 0 || fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		h = open("/", O_PATH | O_CLOEXEC);
+		if (h >= 0 && h != fd) {
+			(void)dup3(h, fd, O_CLOEXEC);
+			close(h);
+		}
+	}
+}
+
 int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 {
 	struct setup_ctx ctx = { 0 };
@@ -500,6 +521,7 @@ int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 	/* As soon as the options are known; a caller that died while they were read
 	 * (--args FD) shows as a new parent. Dying before nsrun runs at all is the
 	 * caller's to cover (PR_SET_PDEATHSIG before exec, e.g. setpriv --pdeathsig KILL). */
+	hold_closed_fds(plan);
 	track_caller(plan, caller);
 	r = prepare_ctx(plan, &ctx, err);
 	if (r < 0)

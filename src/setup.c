@@ -183,7 +183,7 @@ static bool needs_reaper(const struct setup_ctx *ctx)
 	if (plan->proc.as_pid_1)
 		return false;
 	return plan->ns.pid || (plan->sync.lock_files && plan->sync.lock_files[0]) ||
-	       plan->sync.sync_fd >= 0;
+	       plan->sync.n_sync_fds;
 }
 
 unsigned setup_command_depth(const struct setup_ctx *ctx)
@@ -259,7 +259,7 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int 
 {
 	const struct plan *plan = ctx->plan;
 	static struct nsrun_error err; /* see error.h */
-	_cleanup_free_ int *keep = xcalloc(n_locks + 2, sizeof(int));
+	_cleanup_free_ int *keep = xcalloc(n_locks + plan->sync.n_sync_fds + 1, sizeof(int));
 	size_t n_keep = 0;
 	int r;
 
@@ -289,8 +289,8 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int 
 		_exit(1);
 	}
 	keep[n_keep++] = ctx->status_fd;
-	if (plan->sync.sync_fd >= 0)
-		keep[n_keep++] = plan->sync.sync_fd;
+	for (size_t i = 0; i < plan->sync.n_sync_fds; i++)
+		keep[n_keep++] = plan->sync.sync_fds[i];
 	for (size_t i = 0; i < n_locks; i++)
 		keep[n_keep++] = locks[i];
 	setup_close_fds_except(keep, n_keep);

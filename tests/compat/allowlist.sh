@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# allowlist.sh: the differences from bubblewrap 0.11.1 that the differential suites
+# allowlist.sh: the differences from bubblewrap 0.13.1 that the differential suites
 # accept, each because nsrun(1)'s COMPATIBILITY section documents it.
 #
 #   allow CASE LINE-REGEX MAN-SENTENCE
@@ -31,10 +31,6 @@ allow '@(--help|no arguments|no command)' '^(bwrap|nsrun): ( {4}--[a-z]| {20,}[A
 allow '--pidns not a namespace' '^bwrap: bwrap: Unexpected short read from pid socket$' \
 	'When joining a PID namespace fails, bubblewrap prints a second line,'
 
-# A symbolic link in a destination's parent: nsrun follows it inside the sandbox.
-allow 'absolute symlink in a destination parent' '.' \
-	'so an absolute symbolic link inside the sandbox is followed within the sandbox; bubblewrap 0.11 resolves it through its staging root.'
-
 # Numbers with a leading space or sign.
 allow 'fd with a leading space' '.' \
 	'Numbers (file descriptors, user and group IDs, modes) are parsed strictly: bubblewrap accepts'
@@ -46,9 +42,6 @@ allow '@(--dev over host submounts|--bind / over host submounts)' \
 	'^(bwrap: +/ /dev/(shm|pts) rw,relatime|nsrun: +/ /dev/(shm|pts) r[ow],nosuid,nodev,relatime) - (tmpfs tmpfs rw,size=[0-9]+k|devpts devpts rw,mode=600,ptmxmode=000)$' \
 	'This is stricter: covered submounts get the flags too. They are unreachable, so nothing but /proc/self/mountinfo shows the difference.'
 
-# bubblewrap 0.13 refuses an empty path; 0.11.1 binds the host's root for it.
-allow 'empty path argument' '.' \
-	'An empty path argument is an error before anything runs, as in bubblewrap 0.13,'
 # Root without a user namespace, --cap-add of capabilities the bounding set lacks (mkosi's
 # "all" in a container): bwrap's capset fails and it keeps the caps as they were.
 allow 'mkosi: --cap-add all over --bind / /' '^(bwrap|nsrun): Cap(Inh|Amb)=[0-9a-f]+$' \

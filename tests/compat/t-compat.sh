@@ -55,11 +55,12 @@ c_differs() {
 }
 
 # Pids, inode numbers and session ids vary between runs; namespaces keep "host"/"new".
-# bash's "last command" variable names the tool itself.
+# Overlay directories are named to the kernel by fd (/proc/self/fd/N), whose numbers
+# are each tool's own. bash's "last command" variable names the tool itself.
 normalise() {
 	local sedscript="" ino
 	for ino in $HOST_NS; do sedscript+="s/\\b$ino\\b/HOSTNS/g;"; done
-	sed -E "$sedscript"'s/\b40265[0-9]{5}\b/NEWNS/g;s/("child-pid": )[0-9]+/\1PID/;s/^(pid|ppid|sid)=([3-9]|[0-9]{2,})$/\1=N/' |
+	sed -E "$sedscript"'s/\b40265[0-9]{5}\b/NEWNS/g;s/("child-pid": )[0-9]+/\1PID/;s/^(pid|ppid|sid)=([3-9]|[0-9]{2,})$/\1=N/;s|/proc/self/fd/[0-9]+|/proc/self/fd/N|g' |
 		grep -v -e '^env=_='
 }
 
@@ -258,6 +259,8 @@ cases_process() {
 	c "--lock-file" "--lock-file" -- "${R[@]}" --bind "$W" "$W" --lock-file "$W/lock" "$P" pid
 	c "--lock-file with --as-pid-1" "--lock-file --as-pid-1" -- "${R[@]}" --unshare-pid --as-pid-1 --lock-file /x "$P" pid
 	c "--sync-fd" "--sync-fd" -- "${R[@]}" --sync-fd 7 "$P" fds
+	c "several --sync-fd, one closed" "--sync-fd" -- "${R[@]}" --sync-fd 7 --sync-fd 13 --sync-fd 8 "$P" fds
+	c "several --sync-fd held by pid 1" "--sync-fd" -- "${R[@]}" --unshare-pid --sync-fd 7 --sync-fd 8 "$P" pid fds
 	c "--block-fd" "--block-fd" -- "${R[@]}" --block-fd 7 "$P" pid
 	c "--info-fd" "--info-fd" -- "${R[@]}" --unshare-all --info-fd 9 "$P" exit 3
 	c "--json-status-fd" "--json-status-fd" -- "${R[@]}" --unshare-pid --unshare-net --json-status-fd 9 "$P" exit 4
@@ -480,7 +483,7 @@ test_help() {
 	compat_check "--help" "${a//"$BWRAP"/BWRAP}" "${b//"$BIN/bwrap"/BWRAP}"
 	a=$(as_user "$BWRAP" --version)
 	b=$(as_user "$BIN/bwrap" --version)
-	if [ "$ORACLE_VERSION" != "bubblewrap 0.11.1" ]; then
+	if [ "$ORACLE_VERSION" != "bubblewrap 0.13.1" ]; then
 		a=${a%%[0-9]*} # a fallback bwrap: compare the format only
 		b=${b%%[0-9]*}
 	fi

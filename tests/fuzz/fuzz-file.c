@@ -4,7 +4,7 @@
  * files_file() and files_bind_data() read the data fd and write it under a root, as the
  * sandbox child does. Input: a flags byte (which option; the data fd is a memfd, a pipe,
  * an O_PATH fd or a directory), two bytes of mode, the NUL-terminated destination, then
- * the data. The root is a fresh tmpfs per input and the staging directory a tmpfs, in a
+ * the data. The destination is prepared as the engine does (files_dest_open). The root is a fresh tmpfs per input and the staging directory a tmpfs, in a
  * private mount namespace of the fuzzer's own (a user namespace too when not root), so
  * nothing reaches the host. Invariants: a failure explains itself; a success leaves a
  * regular file holding exactly the data, with the mode asked, read-only for
@@ -163,9 +163,11 @@ static void check_dirs(void)
 static void check_result(int root_fd, const char *dest, mode_t mode, bool ro, const uint8_t *data,
 			 size_t len)
 {
-	_cleanup_close_ int fd = path_open(root_fd, dest, O_RDONLY | O_NOFOLLOW);
+	_cleanup_free_ char *name = NULL, *got = NULL;
+	/* as the engine reached it: parents by prefix, so DEST may exceed PATH_MAX */
+	_cleanup_close_ int parent = path_dest_parent(root_fd, dest, 0755, &name);
+	_cleanup_close_ int fd = parent < 0 ? -1 : openat(parent, name, O_RDONLY | O_NOFOLLOW);
 	_cleanup_close_ int wfd = -1;
-	_cleanup_free_ char *got = NULL;
 	size_t got_len;
 	struct stat st;
 
@@ -176,8 +178,8 @@ static void check_result(int root_fd, const char *dest, mode_t mode, bool ro, co
 	if (read_all(fd, FUZZ_MAX_INPUT, &got, &got_len) < 0 || got_len != len ||
 	    memcmp(got, data, len) != 0)
 		die("the file does not hold the data");
-	wfd = path_open(root_fd, dest, O_WRONLY | O_NOFOLLOW);
-	if (ro != (wfd == -EROFS))
+	wfd = openat(parent, name, O_WRONLY | O_NOFOLLOW);
+	if (ro != (wfd < 0 && errno == EROFS))
 		die(ro ? "--ro-bind-data is writable" : "the file is not writable");
 }
 
@@ -186,6 +188,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	_cleanup_close_ int root_fd = -1, in_fd = -1;
 	_cleanup_free_ char *dest = NULL;
 	struct nsrun_error err = { 0 };
+	struct files_dest d;
 	const uint8_t *nul;
 	enum data_kind kind;
 	unsigned op;
@@ -207,10 +210,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in_fd = data_fd(kind, data, size);
 	if (root_fd < 0 || in_fd < 0)
 		die("fds");
-	if (op == 0)
-		r = files_file(root_fd, dest, in_fd, mode, 0755, &err);
-	else
-		r = files_bind_data(root_fd, staging_fd, dest, in_fd, mode, op == 2, 0755, &err);
+	r = files_dest_open(root_fd,
+			    &(struct files_dest_opts){ .dest = dest,
+						       .node = FILES_NODE_FILE,
+						       .perms = op == 0 ? (int)mode : -1,
+						       .writable = op == 0,
+						       .is_mount = op != 0,
+						       .parent_mode = 0755 },
+			    &d, &err);
+	if (r == 0 && op == 0)
+		r = files_file(&d, dest, in_fd, &err);
+	else if (r == 0)
+		r = files_bind_data(&d, staging_fd, dest, in_fd, mode, op == 2, &err);
+	files_dest_close(&d);
 	if (r < 0 && !err.msg[0])
 		die("a failure without a message");
 	if (r >= 0 && (kind == DATA_OPATH || kind == DATA_DIR))

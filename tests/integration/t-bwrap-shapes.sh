@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # t-bwrap-shapes.sh: argument shapes real bwrap callers pass, checked against what
-# bubblewrap 0.11.1 does, without needing the oracle: Flatpak's --ro-bind-try of
+# bubblewrap 0.13.1 does, without needing the oracle: Flatpak's --ro-bind-try of
 # /proc/self/ns/user (a magic link), overlay paths with ':' ',' '\' and '"', and the
 # overlay mount's options and flags as mountinfo shows them.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -47,17 +47,15 @@ test_overlay_special_chars() {
 	check_eq "--overlay with ':,\\\"': the write lands in the upper dir" "new" "$(cat "$W/u \":,\\/new" 2>&1)"
 }
 
+# bwrap 0.12+ names the layers by fd and mounts overlays nosuid,nodev.
 test_overlay_mountinfo() {
-	local out top bottom
+	local out
 	setup_dirs
-	top="/oldroot$W/l2"
 	# shellcheck disable=SC2016 # expanded inside the sandbox
 	out=$(nsrun --ro-bind / / --overlay-src "$W/l \":,\\" --overlay-src "$W/l2" --ro-overlay /mnt \
 		/bin/bash -c 'mopts /mnt' 2>&1)
-	# mountinfo octal-escapes the space, '\' and ','; ':' keeps overlayfs's own '\'.
-	bottom='/oldroot'"$W"'/l\040"\134:\134\054\134\134'
-	check_eq "--ro-overlay: rw,relatime (no nosuid,nodev), one lowerdir= list, userxattr" \
-		"rw,relatime ro,lowerdir=$top:$bottom,redirect_dir=nofollow,userxattr" "$out"
+	check_match "--ro-overlay: nosuid,nodev, one lowerdir= list of fds, userxattr" \
+		'^rw,nosuid,nodev,relatime ro,lowerdir=/proc/self/fd/[0-9]+:/proc/self/fd/[0-9]+,redirect_dir=nofollow,userxattr$' "$out"
 }
 
 for_each_mode test_userns_file

@@ -59,7 +59,7 @@ test_messages() {
 		"${RW[@]}" --userns-block-fd 0
 	err_case "--disable-userns without --unshare-user" "bwrap: --disable-userns requires --unshare-user" \
 		"${RW[@]}" --disable-userns
-	err_case "--userns with --unshare-user" "bwrap: --userns not compatible --unshare-user" \
+	err_case "--userns with --unshare-user" "bwrap: --userns is not compatible with --unshare-user" \
 		"${RW[@]}" --userns 0 --unshare-user
 	err_case "invalid uid" "bwrap: Invalid uid: x" "${RW[@]}" --unshare-user --uid x
 	err_case "invalid fd" "bwrap: Invalid fd: x" "${RW[@]}" --info-fd x

@@ -147,10 +147,15 @@ test_symlink_dest() {
 	check_eq "relative symlink: source visible" "dir file" "$(get ls:/mnt/real/x "$out")"
 	# An absolute link must resolve against the sandbox root, not the host or staging root.
 	out=$(nsrun --ro-bind / / --tmpfs /mnt --dir /mnt/real --symlink /mnt/real /mnt/abs \
-		--ro-bind "$w" /mnt/abs "$PROBE" mountinfo /mnt/real ls /mnt/real 2>&1)
-	check_eq "absolute symlink in the destination: resolved inside the sandbox" "/mnt/real" \
-		"$(mpoint /mnt/real "$out")"
-	check_eq "absolute symlink: source visible" "dir file" "$(get ls:/mnt/real "$out")"
+		--ro-bind "$w" /mnt/abs/x "$PROBE" mountinfo /mnt/real/x ls /mnt/real/x 2>&1)
+	check_eq "absolute symlink in the destination: resolved inside the sandbox" "/mnt/real/x" \
+		"$(mpoint /mnt/real/x "$out")"
+	check_eq "absolute symlink: source visible" "dir file" "$(get ls:/mnt/real/x "$out")"
+	# A symlink as the destination itself is not mounted through (bwrap 0.12+).
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --dir /mnt/real --symlink /mnt/real /mnt/abs \
+		--ro-bind "$w" /mnt/abs "$PROBE" pid 2>&1)
+	check_eq "a symlink destination is refused" \
+		"nsrun: Can't mount on symlink destination /mnt/abs" "$out"
 }
 for_each_mode test_symlink_dest
 

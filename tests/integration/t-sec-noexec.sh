@@ -146,6 +146,14 @@ case_exec_path_writable() {
 		nsrun --ro-bind / / --bind "$WS" /mnt --overlay-src "$D/low" --overlay-src "$WS" \
 		--ro-overlay /opt --landlock-rw /mnt --landlock-exec /usr --landlock-exec /opt -- \
 		/usr/bin/touch "$D/marker"
+	# Overlays name their layers /proc/self/fd/N (bwrap 0.12+, nsrun): in a nested run,
+	# those are the outer sandbox's fds, so what /opt shows cannot be told here.
+	fail_closed "exec path on an overlay another process named by fd" \
+		"--landlock-exec '/opt' is writable through an overlay whose layers another process named" \
+		nsrun --ro-bind / / --unshare-pid --proc /proc --bind "$WS" "$WS" --bind "$D" "$D" \
+		--overlay-src "$D/low" --overlay-src "$D/tools" \
+		--ro-overlay /opt -- "$BIN/nsrun" --landlock-only --landlock-rw "$WS" \
+		--landlock-exec /usr --landlock-exec /opt -- /usr/bin/touch "$D/marker"
 }
 for_each_mode case_exec_path_writable
 

@@ -117,13 +117,15 @@ check_field() {
 # ---- man page ---------------------------------------------------------------------
 # mdoc's Fl adds one dash: --bind is written ".It Fl -bind Ar src dest". A comment
 # line '.\" group: NAME' before each OPTIONS subsection names its --help group.
-# "Ar name | path" counts as one argument.
+# "Ar name | path" counts as one argument, and so does "Ns = Ns Ar name" (--debug-opt=NAME).
 awk '
 	/^\.\\" group: / { g = $3; next }
 	/^\.It Fl -[a-z0-9]/ {
 		n = 0; bars = 0
 		if ($4 == "Ar")
 			for (i = 5; i <= NF; i++) if ($i == "|") bars++; else n++
+		if ($4 == "Ns" && $5 == "=" && $6 == "Ns" && $7 == "Ar")
+			n = 1
 		print "-" $3, (g == "" ? "none" : g), n - bars
 	}
 ' "$top_srcdir/man/nsrun.1" >"$TMP/man"

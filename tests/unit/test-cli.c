@@ -129,7 +129,7 @@ static void test_arity_messages(void **state)
 						     "three arguments" };
 		char want[128];
 
-		if (o->arity == 0)
+		if (o->arity == 0 || o->id == OPT_DEBUG_OPT) /* only --debug-opt=NAME */
 			continue;
 		if (o->id == OPT_ARGV0 || o->id == OPT_CHDIR || o->id == OPT_REMOUNT_RO)
 			snprintf(want, sizeof(want), "%s takes one argument", o->name);
@@ -390,7 +390,6 @@ static void test_warnings_and_singles(void **state)
 		{ "--hostname", "h" },
 		{ "--uid", "5" },
 		{ "--gid", "5" },
-		{ "--sync-fd", "3" },
 		{ "--block-fd", "3" },
 		{ "--userns-block-fd", "3" },
 		{ "--info-fd", "3" },
@@ -478,7 +477,8 @@ static void test_process_and_status(void **state)
 		 "--json-status-fd", "7", "--lock-file", "/l1", "--lock-file", "/l2", "true");
 	assert_true(p.proc.new_session && p.proc.die_with_parent && p.proc.as_pid_1);
 	assert_true(p.level_prefix);
-	assert_int_equal(p.sync.sync_fd, 3);
+	assert_int_equal(p.sync.n_sync_fds, 1);
+	assert_int_equal(p.sync.sync_fds[0], 3);
 	assert_int_equal(p.sync.block_fd, 4);
 	assert_int_equal(p.sync.userns_block_fd, 5);
 	assert_int_equal(p.sync.info_fd, 6);
@@ -487,7 +487,7 @@ static void test_process_and_status(void **state)
 	assert_string_equal(p.sync.lock_files[1], "/l2");
 	plan_free(&p);
 	PARSE_OK(&p, "true");
-	assert_int_equal(p.sync.sync_fd, -1);
+	assert_int_equal(p.sync.n_sync_fds, 0);
 	assert_int_equal(p.ns.userns_fd, -1);
 	assert_int_equal(p.mode, PLAN_RUN);
 	plan_free(&p);
@@ -715,8 +715,9 @@ static int parse_checked(struct plan *p, struct nsrun_error *e, const char *cons
 	return cli_parse(argc, (char *const *)argv, &io, p, e);
 }
 
-/* --sync-fd, --block-fd and --userns-block-fd must name an open fd (readable for the
- * block fds) once there is a command to run; bwrap would ignore a closed one. */
+/* --block-fd and --userns-block-fd must name an open fd (readable) once there is a
+ * command to run; bwrap would ignore a closed one. Every --sync-fd counts, and a closed
+ * one is ignored, as in bwrap 0.13.1. */
 static void test_sync_fds_checked(void **state)
 {
 	static const struct {
@@ -724,7 +725,7 @@ static void test_sync_fds_checked(void **state)
 	} cases[] = {
 		{ "--sync-fd", "3", NULL },
 		{ "--sync-fd", "4", NULL },
-		{ "--sync-fd", "9", "Can't use --sync-fd 9: Bad file descriptor" },
+		{ "--sync-fd", "9", NULL },
 		{ "--block-fd", "3", NULL },
 		{ "--block-fd", "4", "Can't use --block-fd 4: Bad file descriptor" },
 		{ "--block-fd", "9", "Can't use --block-fd 9: Bad file descriptor" },
@@ -745,6 +746,14 @@ static void test_sync_fds_checked(void **state)
 		assert_int_equal(r < 0, cases[i].msg != NULL);
 		plan_free(&p);
 	}
+	assert_int_equal(parse_checked(&p, &e,
+				       ARGS("--sync-fd", "3", "--sync-fd", "9", "--sync-fd", "4",
+					    "true")),
+			 0);
+	assert_int_equal(p.sync.n_sync_fds, 2);
+	assert_int_equal(p.sync.sync_fds[0], 3);
+	assert_int_equal(p.sync.sync_fds[1], 4);
+	plan_free(&p);
 	/* Without a command (usage) or with --help nothing is checked. */
 	assert_int_equal(parse_checked(&p, &e, ARGS("--block-fd", "9")), 0);
 	plan_free(&p);
@@ -887,7 +896,8 @@ static void test_empty_paths(void **state)
 					      o->args[0] == 'O' && j == 0 ? "0755" :
 									    "/x";
 			args[o->arity + 1] = "true";
-			snprintf(want, sizeof(want), "%s requires a non-empty %s", o->name, word);
+			snprintf(want, sizeof(want), "%s does not take an empty path argument",
+				 o->name);
 			expect_err_v(NULL, true, want, args);
 			checked++;
 		}
@@ -896,8 +906,8 @@ static void test_empty_paths(void **state)
 	 * --lock-file, --overlay-src, --tmp-overlay, --ro-overlay, --overlay (3), --symlink (2),
 	 * --chmod, --file, --bind-data, --ro-bind-data, --bind-fd, --ro-bind-fd. */
 	assert_int_equal(checked, 6 * 2 + 11 + 3 + 2 + 6);
-	EXPECT_ERR("--bind-try requires a non-empty SRC", "--bind-try", "", "", "true");
-	EXPECT_ERR("--bind requires a non-empty DEST", "--bind", "/x", "", "true");
+	EXPECT_ERR("--bind-try does not take an empty path argument", "--bind-try", "", "", "true");
+	EXPECT_ERR("--bind does not take an empty path argument", "--bind", "/x", "", "true");
 	/* Not paths: an empty --setenv value, --argv0, --hostname are still fine. */
 	{
 		struct plan p;
@@ -918,17 +928,14 @@ static void test_debug_opt(void **state)
 	PARSE_OK(&p, "--debug-opt=print-assumed-kernel", "--bogus");
 	assert_int_equal(p.mode, PLAN_ASSUMED_KERNEL);
 	plan_free(&p);
-	PARSE_OK(&p, "--debug-opt", "print-assumed-kernel");
-	assert_int_equal(p.mode, PLAN_ASSUMED_KERNEL);
-	plan_free(&p);
-	PARSE_OK(&p, "--debug-opt=force-mount-setattr-fallback", "--debug-opt",
-		 "force-openat-fallback", "true");
+	PARSE_OK(&p, "--debug-opt=force-mount-setattr-fallback",
+		 "--debug-opt=force-openat-fallback", "true");
 	assert_true(p.debug.force_mount_fallback);
 	assert_true(p.debug.force_openat_fallback);
 	assert_false(p.debug.not_a_security_boundary);
 	assert_int_equal(p.mode, PLAN_RUN);
 	plan_free(&p);
-	PARSE_OK(&p, "--debug-opt", "force-openat-fallback", "true");
+	PARSE_OK(&p, "--debug-opt=force-openat-fallback", "true");
 	assert_false(p.debug.force_mount_fallback);
 	assert_true(p.debug.force_openat_fallback);
 	plan_free(&p);
@@ -936,11 +943,11 @@ static void test_debug_opt(void **state)
 	assert_true(p.debug.not_a_security_boundary);
 	assert_false(p.debug.force_mount_fallback);
 	plan_free(&p);
-	EXPECT_ERR("Unknown --debug-opt bogus", "--debug-opt=bogus", "true");
-	EXPECT_ERR("Unknown --debug-opt ", "--debug-opt=", "true");
-	EXPECT_ERR("Unknown --debug-opt print-assumed-kernel=1", "--debug-opt",
-		   "print-assumed-kernel=1", "true");
-	EXPECT_ERR("--debug-opt takes an argument", "--debug-opt");
+	EXPECT_ERR("Unknown --debug-opt value: bogus", "--debug-opt=bogus", "true");
+	EXPECT_ERR("Unknown --debug-opt value: ", "--debug-opt=", "true");
+	/* bwrap 0.13.1 knows no "--debug-opt NAME" */
+	EXPECT_ERR("Unknown option --debug-opt", "--debug-opt", "print-assumed-kernel", "true");
+	EXPECT_ERR("Unknown option --debug-opt", "--debug-opt");
 	/* Only --debug-opt takes "=VALUE"; a prefix of it is not it. */
 	EXPECT_ERR("Unknown option --debug-o=force-openat-fallback",
 		   "--debug-o=force-openat-fallback", "true");

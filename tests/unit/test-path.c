@@ -180,61 +180,60 @@ static mode_t mode_of(const struct fixture *f, const char *rel)
 	return st.st_mode;
 }
 
-static void test_mkdir_p_modes(void **state)
+/* bwrap 0.12+'s destinations: parents made and followed inside the root, the last
+ * component left to the caller, never followed. */
+static void test_dest_parent(void **state)
 {
 	struct fixture *f = *state;
+	char *name = NULL;
 	int fd;
 
-	fd = path_mkdir_p(f->root_fd, "/a/b/c", 0700, 0750);
+	fd = path_dest_parent(f->root_fd, "/a/b/c", 0750, &name);
 	assert_true(fd >= 0);
-	close(fd);
+	assert_string_equal(name, "c");
 	assert_int_equal(mode_of(f, "a"), S_IFDIR | 0750);
 	assert_int_equal(mode_of(f, "a/b"), S_IFDIR | 0750);
-	assert_int_equal(mode_of(f, "a/b/c"), S_IFDIR | 0700);
-	/* Existing directories are left alone. */
-	fd = path_mkdir_p(f->root_fd, "a/b", 0777, 0777);
-	assert_true(fd >= 0);
+	assert_true(faccessat(f->root_fd, "a/b/c", F_OK, AT_SYMLINK_NOFOLLOW) < 0);
 	close(fd);
+	free(name);
+	/* "//" and a trailing '/' name the same last component */
+	fd = path_dest_parent(f->root_fd, "a//b/d//", 0700, &name);
+	assert_true(fd >= 0);
+	assert_string_equal(name, "d");
 	assert_int_equal(mode_of(f, "a/b"), S_IFDIR | 0750);
-	/* Through an absolute link: created inside the root. */
-	fd = path_mkdir_p(f->root_fd, "esc/x/y", 0755, 0755);
-	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(mode_of(f, "x/y"), S_IFDIR | 0755);
-	assert_int_equal(path_mkdir_p(f->root_fd, "plain", 0755, 0755), -ENOTDIR);
-	assert_int_equal(path_mkdir_p(f->root_fd, "plain/sub", 0755, 0755), -ENOTDIR);
+	free(name);
+	/* through an absolute link: inside the root */
+	fd = path_dest_parent(f->root_fd, "esc/x/y", 0755, &name);
+	assert_true(fd >= 0);
+	assert_string_equal(name, "y");
+	assert_int_equal(mode_of(f, "x"), S_IFDIR | 0755);
+	close(fd);
+	free(name);
+	fd = path_dest_parent(f->root_fd, "/", 0755, &name);
+	assert_true(fd >= 0);
+	assert_string_equal(name, ".");
+	close(fd);
+	free(name);
+	assert_int_equal(path_dest_parent(f->root_fd, "plain/sub", 0755, &name), -ENOTDIR);
+	assert_null(name);
+	/* past a dangling link: nothing is made at its target */
+	assert_int_equal(path_dest_parent(f->root_fd, "dangling/sub", 0755, &name), -ENOENT);
+	assert_true(faccessat(f->root_fd, "made", F_OK, AT_SYMLINK_NOFOLLOW) < 0);
 }
 
-static void test_mountpoints(void **state)
+/* The walk's "mkdir -p" of PATH's parents. */
+static int mkdir_parents(int root_fd, const char *path, mode_t mode)
 {
-	struct fixture *f = *state;
-	int fd;
+	struct path_walk_opts o = { .create_parents = true,
+				    .parent_mode = mode,
+				    .last = PATH_LAST_PARENT };
+	struct path_walk_result res;
+	int r = path_walk(root_fd, path, &o, &res);
 
-	fd = path_make_mountpoint(f->root_fd, "mp/dir", true, 0755);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(mode_of(f, "mp/dir"), S_IFDIR | 0755);
-	fd = path_make_mountpoint(f->root_fd, "mp/file", false, 0700);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(mode_of(f, "mp/file"), S_IFREG | 0444);
-	/* A dangling absolute link is completed inside the root, as open(O_CREAT) does, but
-	 * no directory of its target is made (mkdir never creates through a symlink). */
-	assert_int_equal(path_make_mountpoint(f->root_fd, "dangling", false, 0755), -ENOENT);
-	assert_int_equal(path_make_mountpoint(f->root_fd, "dangling", true, 0755), -ENOENT);
-	assert_int_equal(path_mkdir_p(f->root_fd, "dangling/sub", 0755, 0755), -ENOENT);
-	assert_true(faccessat(f->root_fd, "made", F_OK, AT_SYMLINK_NOFOLLOW) < 0);
-	assert_int_equal(mkdirat(f->root_fd, "made", 0711), 0);
-	fd = path_make_mountpoint(f->root_fd, "dangling", false, 0755);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(mode_of(f, "made/here"), S_IFREG | 0444);
-	/* An existing path is reused as is. */
-	fd = path_make_mountpoint(f->root_fd, "etc/f", false, 0755);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_true(S_ISREG(mode_of(f, "etc/f")));
-	assert_inside_file(f->root_fd, "etc/f");
+	if (r == 0)
+		path_walk_result_free(&res);
+	return r;
 }
 
 static void test_parent_walk(void **state)
@@ -260,21 +259,21 @@ static void test_parent_walk(void **state)
 	assert_int_equal(readlinkat(res.parent_fd, res.name, target, sizeof(target)), 8);
 	path_walk_result_free(&res);
 	/* A last "NAME/" is a parent: made with the parents' mode, and the result is in it. */
-	assert_int_equal(path_mkdir_parents(f->root_fd, "p/made/", 0701), 0);
+	assert_int_equal(mkdir_parents(f->root_fd, "p/made/", 0701), 0);
 	assert_int_equal(mode_of(f, "p/made"), S_IFDIR | 0701);
 	assert_int_equal(path_walk(f->root_fd, "p/made//", &o, &res), 0);
 	assert_true(res.fd >= 0);
 	assert_string_equal(res.name, "made");
 	path_walk_result_free(&res);
-	assert_int_equal(path_mkdir_parents(f->root_fd, "etc/f/", 0701), -ENOTDIR);
+	assert_int_equal(mkdir_parents(f->root_fd, "etc/f/", 0701), -ENOTDIR);
 	/* Past a dangling link: done when nothing of the path's own is left to make (bwrap's
 	 * mkdir -p ignores the EEXIST), else ENOENT; nothing is made through the link. */
 	assert_int_equal(path_walk(f->root_fd, "dangling/x", &o, &res), 0);
 	assert_int_equal(res.fd, -1);
 	assert_int_equal(res.parent_fd, -1);
 	path_walk_result_free(&res);
-	assert_int_equal(path_mkdir_parents(f->root_fd, "dangling/", 0701), 0);
-	assert_int_equal(path_mkdir_parents(f->root_fd, "dangling/x/y", 0701), -ENOENT);
+	assert_int_equal(mkdir_parents(f->root_fd, "dangling/", 0701), 0);
+	assert_int_equal(mkdir_parents(f->root_fd, "dangling/x/y", 0701), -ENOENT);
 	assert_true(faccessat(f->root_fd, "made", F_OK, AT_SYMLINK_NOFOLLOW) < 0);
 	/* The root itself. */
 	assert_int_equal(path_walk(f->root_fd, "/", &o, &res), 0);
@@ -300,44 +299,29 @@ static char *long_path(size_t len)
 	return p;
 }
 
-/* Paths are refused where the kernel refuses the name the caller gives it: the root's
- * own name (path_set_name_base) and PATH must stay under PATH_MAX; for the parents a
- * walk creates, only their part of PATH counts. */
+/* Paths are refused where the kernel refuses the name: PATH must stay under PATH_MAX,
+ * the walk (openat2's fallback) included. A destination's parents are each opened by
+ * their own prefix, so only that prefix counts there. */
 static void test_name_limit(void **state)
 {
 	struct fixture *f = *state;
 	char *fits = long_path(PATH_MAX - 1), *over = long_path(PATH_MAX);
-	char *over_parents = malloc(PATH_MAX + 8), *fits_parents = malloc(PATH_MAX + 8);
+	char *name = NULL;
 	int fd;
 
-	snprintf(fits_parents, PATH_MAX + 8, "%.*s/xy", PATH_MAX - 9, fits);
-	snprintf(over_parents, PATH_MAX + 8, "%.*s/xy", PATH_MAX - 8, fits);
-	assert_int_equal(path_mkdir_p(f->root_fd, over, 0755, 0755), -ENAMETOOLONG);
 	assert_int_equal(path_open(f->root_fd, over, O_PATH), -ENAMETOOLONG);
-	fd = path_mkdir_p(f->root_fd, fits, 0755, 0755);
+	path_force_fallback(); /* for the rest of this program: the last fixture test */
+	assert_int_equal(path_open(f->root_fd, over, O_PATH), -ENAMETOOLONG);
+	fd = path_dest_parent(f->root_fd, fits, 0755, &name);
 	assert_true(fd >= 0);
+	assert_int_equal(mkdirat(fd, name, 0755), 0);
 	close(fd);
+	free(name);
 	fd = path_open(f->root_fd, fits, O_PATH | O_DIRECTORY);
 	assert_true(fd >= 0);
 	close(fd);
-	/* bwrap's "/newroot": 8 bytes fewer for the path. */
-	path_set_name_base(8);
-	assert_false(path_name_fits(fits, NULL));
-	assert_false(path_name_fits(fits_parents, NULL));
-	assert_int_equal(path_open(f->root_fd, fits, O_PATH), -ENAMETOOLONG);
-	assert_int_equal(path_mkdir_parents(f->root_fd, fits_parents, 0755), 0);
-	assert_int_equal(path_mkdir_parents(f->root_fd, over_parents, 0755), -ENAMETOOLONG);
-	/* A trailing '/' makes the last component one of the parents. */
-	over_parents[PATH_MAX - 8] = '/';
-	over_parents[PATH_MAX - 7] = '\0';
-	assert_int_equal(path_mkdir_parents(f->root_fd, over_parents, 0755), -ENAMETOOLONG);
-	path_set_name_base(0);
-	assert_true(path_name_fits(fits, NULL));
-	assert_false(path_name_fits(fits, "x"));
 	free(fits);
 	free(over);
-	free(fits_parents);
-	free(over_parents);
 }
 
 static void test_parent_mode(void **state)
@@ -365,8 +349,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resolve_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loops_and_magic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_symlinks, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mkdir_p_modes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mountpoints, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dest_parent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parent_walk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_name_limit, setup, teardown),
 		cmocka_unit_test(test_parent_mode),

@@ -66,17 +66,18 @@ static void test_validate_bwrap(void **state)
 	ROOT("--userns-block-fd requires --info-fd", "--unshare-user", "--userns-block-fd", "5",
 	     "true");
 	ROOT(NULL, "--unshare-user", "--userns-block-fd", "5", "--info-fd", "6", "true");
-	ROOT("--userns not compatible --unshare-user", "--unshare-user", "--userns", "5", "true");
-	ROOT("--userns not compatible --unshare-user", "--unshare-user-try", "--unshare-user",
-	     "--userns", "5", "true");
-	USER("--userns not compatible --unshare-user-try", "--userns", "5", "--unshare-user-try",
+	ROOT("--userns is not compatible with --unshare-user", "--unshare-user", "--userns", "5",
 	     "true");
-	USER("--userns not compatible --unshare-user-try", "--userns", "5", "--unshare-all",
+	ROOT("--userns is not compatible with --unshare-user", "--unshare-user-try",
+	     "--unshare-user", "--userns", "5", "true");
+	USER("--userns is not compatible with --unshare-user-try", "--userns", "5",
+	     "--unshare-user-try", "true");
+	USER("--userns is not compatible with --unshare-user-try", "--userns", "5", "--unshare-all",
 	     "true");
 	USER("--disable-userns requires --unshare-user", "--disable-userns", "true");
 	USER("--disable-userns requires --unshare-user", "--unshare-all", "--disable-userns",
 	     "true");
-	ROOT("--disable-userns is not compatible with  --userns-block-fd", "--unshare-user",
+	ROOT("--disable-userns is not compatible with --userns-block-fd", "--unshare-user",
 	     "--disable-userns", "--userns-block-fd", "5", "--info-fd", "6", "true");
 	ROOT("Specifying --uid requires --unshare-user or --userns", "--uid", "5", "true");
 	ROOT("Specifying --gid requires --unshare-user or --userns", "--gid", "5", "true");
@@ -209,7 +210,7 @@ static void test_to_argv(void **state)
 	round_trip(ARGS("--unshare-ipc", "--help"));
 	round_trip(ARGS("--version"));
 	round_trip(ARGS("--debug-opt=print-assumed-kernel"));
-	round_trip(ARGS("--not-a-security-boundary", "--debug-opt", "force-mount-setattr-fallback",
+	round_trip(ARGS("--not-a-security-boundary", "--debug-opt=force-mount-setattr-fallback",
 			"--debug-opt=force-openat-fallback", "--bind", "/a", "/b", "true"));
 	round_trip(ARGS("--landlock-abi"));
 	round_trip(ARGS("--doctor", "--json"));
