@@ -70,6 +70,8 @@ integration_tests += tests/integration/t-inputs.sh
 integration_tests += tests/integration/t-bwrap-shapes.sh
 # area: bwrap 0.12 and 0.13's additions (issue 9)
 integration_tests += tests/integration/t-bwrap13.sh
+# area: destinations planted with symlinks, CVE-2026-87766 (issue 21)
+integration_tests += tests/integration/t-sec-dest.sh
 # Supervision (issue 12): signals, timeouts, resource limits, --netns.
 integration_tests += tests/integration/t-supervise.sh
 # area: distribution, --doctor (issue 11)
