@@ -109,7 +109,7 @@ AM_TESTS_ENVIRONMENT = \
 
 EXTRA_DIST += $(integration_tests) $(compat_tests) $(meta_tests) \
 	tests/integration/lib.sh tests/fuzz/corpus bench \
-	tests/compat/oracle.sh tests/compat/allowlist.sh tests/compat/oracle-build.sh \
+	tests/compat/oracle.sh tests/compat/allowlist.sh tests/compat/since.sh tests/compat/oracle-build.sh \
 	tests/compat/check-upstream.sh tests/compat/upstream-unittest.py
 
 # libFuzzer builds: CC=clang ../configure --enable-fuzzing; then `make fuzz` runs every

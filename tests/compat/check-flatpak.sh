@@ -3,7 +3,7 @@
 # check-flatpak.sh NSRUN ORACLE_OUT LOGDIR [ci|sandbox|full|TEST...]: `make check-flatpak`.
 # Runs Flatpak's own installed tests (Debian's flatpak-tests, /usr/libexec/installed-tests/
 # Flatpak; nothing of them is in this tree) and this tree's flatpak-e2e.sh with
-# FLATPAK_BWRAP naming, in turn, the oracle (bubblewrap 0.11.1 from ORACLE_OUT), nsrun
+# FLATPAK_BWRAP naming, in turn, the oracle (bubblewrap 0.13.1 from ORACLE_OUT), nsrun
 # itself and a symlink named bwrap to nsrun (the three at once), as root and as uid 65534
 # (as the current user only, when not root). It prints a per-test table and fails when a
 # test passes with the oracle and not with nsrun or the symlink.
@@ -196,8 +196,8 @@ for mode in "${MODES[@]}"; do
 done
 echo "check-flatpak: $((SECONDS - start))s; logs in $logs"
 if [ "$status" = 0 ]; then
-	echo "check-flatpak: PASS (every test that passes with bubblewrap 0.11.1 passes with nsrun)"
+	echo "check-flatpak: PASS (every test that passes with the oracle passes with nsrun)"
 else
-	echo "check-flatpak: FAIL (a test passes with bubblewrap 0.11.1 and not with nsrun, or the oracle failed one of the CI set)"
+	echo "check-flatpak: FAIL (a test passes with the oracle and not with nsrun, or the oracle failed one of the CI set)"
 fi
 exit "$status"

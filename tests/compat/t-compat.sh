@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # t-compat.sh: differential test. The same argument vectors run through the reference
-# bwrap (bubblewrap 0.11.1 built from ../shared/oracle, else the system bwrap; see
+# bwrap (bubblewrap 0.13.1 from ../shared/oracle, else the system bwrap; see
 # oracle.sh) and through nsrun (invoked as "bwrap"), as root and unprivileged; exit
 # codes, stdout, stderr and the status fds' contents, normalised, must be identical
 # unless tests/compat/allowlist.sh allows the difference. A case is skipped only when

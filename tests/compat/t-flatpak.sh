@@ -4,7 +4,7 @@
 # $TMP, an argv of the shape `flatpak run` builds (dozens of --ro-bind/--symlink/--dir/
 # --ro-bind-data ops, --seccomp, --sync-fd, --info-fd, --die-with-parent, --unshare-pid,
 # --dev, --proc, --setenv ...) passed through --args, run by the reference bwrap
-# (bubblewrap 0.11.1 from ../shared/oracle, else the system bwrap; see oracle.sh) and by
+# (bubblewrap 0.13.1 from ../shared/oracle, else the system bwrap; see oracle.sh) and by
 # nsrun as root and unprivileged; the probe's observations must match, unless
 # tests/compat/allowlist.sh allows the difference.
 . "$top_srcdir/tests/integration/lib.sh"
