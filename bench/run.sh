@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# bench/run.sh: nsrun's start-up against bwrap 0.11.1 (the oracle, built from
+# bench/run.sh: nsrun's start-up against bwrap 0.13.1 (the oracle, unpacked from
 # ../shared/oracle beside the source tree, else BWRAP or the system bwrap) and util-linux unshare creating
 # the same namespaces, interleaved round by round (bench/pair.c) so that the drift of a
 # shared machine lands on all three alike:
@@ -35,7 +35,7 @@ if ldd "$NSRUN" 2>/dev/null | grep -q 'libasan\|libubsan'; then
 	exit 1
 fi
 if [ -z "${BWRAP:-}" ]; then
-	BWRAP=$("$here/../../shared/oracle/build-bwrap" /tmp/bwrap-oracle-bench 2>/dev/null) ||
+	BWRAP=$("$here/../../shared/oracle/build-bwrap" --version 0.13.1 /tmp/bwrap-oracle-bench-0.13.1 2>/dev/null) ||
 		BWRAP=$(command -v bwrap) || { echo "bench/run.sh: no bwrap" >&2; exit 1; }
 fi
 UNSHARE=$(command -v unshare)

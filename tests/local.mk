@@ -105,7 +105,7 @@ AM_TESTS_ENVIRONMENT = \
 	ASAN_OPTIONS=detect_leaks=1; export ASAN_OPTIONS; \
 	UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS; \
 	NSRUN_FORCE_ENOSYS='$(NSRUN_FORCE_ENOSYS)'; export NSRUN_FORCE_ENOSYS; \
-	NSRUN_ORACLE_OUT='$(ORACLE_OUT)'; export NSRUN_ORACLE_OUT;
+	NSRUN_ORACLE_OUT='$(COMPAT_ORACLE)'; export NSRUN_ORACLE_OUT;
 
 EXTRA_DIST += $(integration_tests) $(compat_tests) $(meta_tests) \
 	tests/integration/lib.sh tests/fuzz/corpus bench \
@@ -166,6 +166,8 @@ format-check:
 # built beside it for their own test suites (check-upstream) and the older differential runs.
 ORACLE_OUT = $(abs_top_builddir)/bwrap-oracle
 ORACLE_OLD = 0.12.0 0.11.1
+# The reference the suites compare with (check-compat-releases names the older ones).
+COMPAT_ORACLE = $(ORACLE_OUT)
 check_DATA = oracle-build
 oracle-build:
 	@$(SHELL) $(top_srcdir)/tests/compat/oracle-build.sh \
@@ -185,6 +187,16 @@ check-upstream: all oracle-build
 	$(SHELL) $(top_srcdir)/tests/compat/check-upstream.sh '$(abs_top_builddir)/nsrun' \
 		'$(ORACLE_OUT)' '$(abs_top_builddir)/check-upstream$(NSRUN_FORCE_ENOSYS:%=-%)' \
 		$(UPSTREAM_TESTS)
+
+# check-compat-releases: the differential suites against bubblewrap 0.12.0 and 0.11.1 too,
+# where those releases behave as 0.13.1 does (tests/compat/since.sh skips the rest).
+check-compat-releases: all oracle-build
+	@for v in $(ORACLE_OLD); do \
+		echo "check-compat-releases: against bubblewrap $$v"; \
+		$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(compat_tests)' COMPAT_ORACLE='$(ORACLE_OUT)'-$$v \
+			NSRUN_MUST_WORK=1 || exit 1; \
+	done
+.PHONY: check-compat-releases
 
 # check-kernels (issue 20): tests/kernels/guest-checks.sh on Debian's real kernels under
 # qemu (../shared/kernels/run-on-kernel; root). NSRUN_KERNELS picks them (default: all four).
