@@ -292,12 +292,13 @@ case_apparmor() {
 	for MODE in root unpriv; do
 		: >"$log"
 		chmod 0666 "$log"
-		out=$(as_user env NSRUN_PRELOAD_LOG="$log" LD_PRELOAD="$BIN/preload-probe.so" 			TMPDIR=/var/tmp LD_LIBRARY_PATH=/nonexistent/lib GCONV_PATH=/nonexistent/gconv 			"$BIN/nsrun" --ro-bind / / --bind "$TMP" "$TMP" --unshare-all -- /bin/sh -c 			'cat /proc/self/attr/current; printenv TMPDIR LD_LIBRARY_PATH GCONV_PATH; env | grep -c NSRUN_APPARMOR' 2>&1)
-		want=$'nsrun_payload//&nsrun_userns (enforce)
-/var/tmp
-/nonexistent/lib
-/nonexistent/gconv
-0'
+		# (ASan builds: the probe comes before ASan's runtime in the load order)
+		out=$(as_user env NSRUN_PRELOAD_LOG="$log" LD_PRELOAD="$BIN/preload-probe.so" \
+			ASAN_OPTIONS=verify_asan_link_order=0 \
+			TMPDIR=/var/tmp LD_LIBRARY_PATH=/nonexistent/lib GCONV_PATH=/nonexistent/gconv \
+			"$BIN/nsrun" --ro-bind / / --bind "$TMP" "$TMP" --unshare-all -- /bin/sh -c \
+			'cat /proc/self/attr/current; printenv TMPDIR LD_LIBRARY_PATH GCONV_PATH; env | grep -c NSRUN_APPARMOR' 2>&1)
+		want=$'nsrun_payload//&nsrun_userns (enforce)\n/var/tmp\n/nonexistent/lib\n/nonexistent/gconv\n0'
 		check_eq "the command runs under nsrun_payload//&nsrun_userns with the caller's environment" \
 			"0 $want" "$? $out"
 		check_match "preloaded code ran under the entry profile, outside secure mode" \
