@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "apparmor.h"
@@ -93,6 +94,10 @@ int apparmor_hand_over(char **argv, struct nsrun_error *err)
 
 	if (!apparmor_profile(profile, sizeof(profile)))
 		return 0;
+	/* Holding the grant: no other process of the caller's may trace this one (what it
+	 * makes non-dumpable again, pid 1 and the setup child, is in the man page). */
+	if (strcmp(profile, APPARMOR_PROFILE_USERNS) == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return error_set(err, errno, "AppArmor hand-over: prctl(PR_SET_DUMPABLE)");
 	if (strcmp(profile, APPARMOR_PROFILE_USERNS) == 0 && fd_text)
 		return restore_environment(fd_text, err);
 	if (strcmp(profile, APPARMOR_PROFILE_ENTRY) != 0)

@@ -304,8 +304,8 @@ static int private_mount_view(const struct setup_ctx *ctx, struct nsrun_error *e
 	/* Private, not slave: a host mount appearing later would come without noexec. */
 	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
 		return error_set(err, errno, "making the mount namespace private");
-	return noexec_apply("/", "/proc", &ctx->plan->landlock, &(struct noexec_fds){ NULL, 0 },
-			    err);
+	return noexec_apply("/", "/proc", &ctx->plan->landlock,
+			    &(struct noexec_fds){ .host_root = "" }, err);
 }
 
 static int in_place_setup(const struct setup_ctx *ctx, struct nsrun_error *err)

@@ -330,21 +330,39 @@ static int collect_rw(struct ctx *c, const char *rw, struct nsrun_error *err)
 
 /* ---- overlays ---- */
 
-/* A layer named /proc/self/fd/N (bwrap 0.12+, nsrun): only an fd of nsrun's own overlays
- * may resolve it here; any other N is another process's fd, or reused. */
-static bool fd_name_known(const struct ctx *c, const char *name)
+/* A layer named /proc/self/fd/N (bwrap 0.12+, nsrun) resolves here only for an overlay
+ * nsrun made (by its device) and one of the fds it holds for them; any other overlay's N
+ * is another process's fd, whatever number it has. */
+static bool fd_name_known(const struct ctx *c, const struct mnt *o, const char *name)
 {
 	static const char prefix[] = "/proc/self/fd/";
+	bool own = false;
 	int fd;
 
 	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
 		return true;
-	if (parse_fd(name + sizeof(prefix) - 1, &fd) < 0)
+	for (size_t i = 0; i < c->own->n_devs; i++)
+		own |= c->own->devs[i] == o->dev;
+	if (!own || parse_fd(name + sizeof(prefix) - 1, &fd) < 0)
 		return false;
 	for (size_t i = 0; i < c->own->n; i++)
 		if (c->own->fds[i] == fd)
 			return true;
 	return false;
+}
+
+/* A layer's name in the view it was given in: fd names here; paths in the host's, else in
+ * the staging root's, where nsrun's own --tmp-overlay and hide directories are named. */
+static int open_layer(const struct ctx *c, const char *name)
+{
+	_cleanup_free_ char *path = NULL;
+	int fd;
+
+	if (str_has_prefix(name, "/proc/self/fd/"))
+		return open(name, O_PATH | O_CLOEXEC);
+	path = xconcat(c->own->host_root, name);
+	fd = open(path, O_PATH | O_CLOEXEC);
+	return fd >= 0 || !c->own->host_root[0] ? fd : open(name, O_PATH | O_CLOEXEC);
 }
 
 /* Layers are named by paths in the mounter's view; nsrun's and the host's are this
@@ -363,11 +381,11 @@ static void read_layers(struct ctx *c, struct mnt *o)
 			struct layer l = { .upper = pass == 1 };
 			struct mnt *m;
 
-			if (!fd_name_known(c, v[i])) {
+			if (!fd_name_known(c, o, v[i])) {
 				o->layer_unknown = true;
 				continue;
 			}
-			fd = open(v[i], O_PATH | O_CLOEXEC);
+			fd = open_layer(c, v[i]);
 
 			if (fd >= 0 && locate_fd(c, fd, &m, &l.fspath) == 0) {
 				l.dev = m->dev;

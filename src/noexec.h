@@ -27,12 +27,18 @@
  * locked mounts), which must not share mount events with another one: the covering
  * binds would propagate (make "/" rslave or rprivate first). Returns 0 or -errno with
  * err filled and err->status 126. */
-/* The fds whose /proc/self/fd/N names this process's own overlays give their layers (bwrap
- * 0.12+'s naming). An overlay naming a layer so by any other fd was made by another
- * process: what it shows cannot be told, so all of it counts as writable. */
+/* This process's own overlays, which name their layers /proc/self/fd/N (bwrap 0.12+'s
+ * naming): the devices of those overlays and the fds that resolve their names. An overlay
+ * naming a layer so that is not one of them was made by another process, whose fd numbers
+ * mean nothing here: what it shows cannot be told, so all of it counts as writable.
+ * host_root: where paths as the host names them resolve ("/oldroot" while the new root is
+ * built, "" for --landlock-only). */
 struct noexec_fds {
 	const int *fds;
 	size_t n;
+	const dev_t *devs;
+	size_t n_devs;
+	const char *host_root;
 };
 
 int noexec_apply(const char *root_path, const char *proc_path, const struct landlock_config *cfg,

@@ -50,9 +50,12 @@ struct rootfs_state {
 	char *console; /* host tty of stdout ("/oldroot/dev/pts/N") when --dev needs it */
 	unsigned n_tmp_overlays;
 	/* Overlay directories, open while the tree is built: mountinfo names them
-	 * /proc/self/fd/N, which only these fds resolve (noexec reads the layers). */
+	 * /proc/self/fd/N, which only these fds resolve (noexec reads the layers), and
+	 * only for the overlays nsrun made, known by their devices. */
 	int *overlay_fds;
 	size_t n_overlay_fds;
+	dev_t *overlay_devs;
+	size_t n_overlay_devs;
 };
 
 /* realpath() fails on a path whose last component is a magic link such as
@@ -469,6 +472,19 @@ static int overlay_mount_error(int r, const struct mount_overlay *ov, struct nsr
 	return mount_error(err, r, "Can't make overlay mount on (null) with options %s", desc);
 }
 
+/* The device of the overlay just mounted on op's destination, for noexec. */
+static int overlay_record(struct rootfs_state *st, const struct op *op, struct nsrun_error *err)
+{
+	_cleanup_close_ int root_fd = open(NEWROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int fd = root_fd < 0 ? -errno : path_open(root_fd, op->dest, O_PATH);
+	struct stat s;
+
+	if (fd < 0 || fstat(fd, &s) < 0)
+		return error_set(err, fd < 0 ? -fd : errno, "Can't reopen %s", op->dest);
+	*(dev_t *)xappend(&st->overlay_devs, &st->n_overlay_devs, sizeof(dev_t)) = s.st_dev;
+	return 0;
+}
+
 static int do_overlay(struct rootfs_state *st, const struct op *op, const struct resolved *res,
 		      const struct files_dest *d, struct nsrun_error *err)
 {
@@ -493,6 +509,8 @@ static int do_overlay(struct rootfs_state *st, const struct op *op, const struct
 		r = mount_overlay_at(&ov, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, d->fd);
 		if (r < 0)
 			r = overlay_mount_error(r, &ov, err);
+		else
+			r = overlay_record(st, op, err);
 	}
 	overlay_fds_keep(st, &o);
 	return r < 0 ? r : 0;
@@ -614,9 +632,11 @@ static bool has_host_source(enum op_type type)
 	       type == OP_RO_BIND_FD;
 }
 
-static bool has_data_fd(enum op_type type)
+/* --file, --bind-data, --ro-bind-data, --bind-fd, --ro-bind-fd */
+static bool has_caller_fd(enum op_type type)
 {
-	return type == OP_FILE || type == OP_BIND_DATA || type == OP_RO_BIND_DATA;
+	return type == OP_FILE || type == OP_BIND_DATA || type == OP_RO_BIND_DATA ||
+	       type == OP_BIND_FD || type == OP_RO_BIND_FD;
 }
 
 /* bwrap 0.12+'s order: the source, the destination, then the op itself. */
@@ -633,22 +653,21 @@ static int run_op(struct rootfs_state *st, const struct op *op, const struct res
 		return error_set(err, errno, "Can't open %s", NEWROOT);
 	if (op->type == OP_CHMOD)
 		return files_chmod(root_fd, op->dest, op->perms, err);
-	if (has_host_source(op->type)) {
-		if (res->skip)
-			return 0;
+	r = 1;
+	if (has_host_source(op->type) && !res->skip)
 		r = open_source(op, res->src, &src, err);
-		if (r <= 0)
-			return r;
+	if (r > 0 && !res->skip) {
+		o = dest_opts(op, src);
+		r = files_dest_open(root_fd, &o, &d, err);
+		if (r == 0)
+			r = run_on_dest(st, root_fd, op, res, &d, src, err);
 	}
-	o = dest_opts(op, src);
-	r = files_dest_open(root_fd, &o, &d, err);
-	if (r == 0)
-		r = run_on_dest(st, root_fd, op, res, &d, src, err);
-	/* The data fd is the caller's: closed once used, so it cannot reach the payload. */
-	if (has_data_fd(op->type))
+	/* The caller's fd (data, or a directory outside the new root) is closed once the op
+	 * is done, whatever its outcome, so it cannot reach the payload. */
+	if (has_caller_fd(op->type) && op->fd >= 0)
 		close(op->fd);
 	files_dest_close(&d);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 static bool hide_requested(const struct hide_config *hide)
@@ -709,7 +728,12 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 			return r;
 	}
 	r = noexec_apply(NEWROOT, OLDROOT "/proc", cfg->landlock,
-			 &(struct noexec_fds){ st->overlay_fds, st->n_overlay_fds }, err);
+			 &(struct noexec_fds){ .fds = st->overlay_fds,
+					       .n = st->n_overlay_fds,
+					       .devs = st->overlay_devs,
+					       .n_devs = st->n_overlay_devs,
+					       .host_root = OLDROOT },
+			 err);
 	if (r < 0)
 		return r;
 	if (st->host_dev_fd >= 0)
@@ -733,6 +757,7 @@ int rootfs_build(const struct rootfs_config *cfg, struct nsrun_error *err)
 	for (size_t i = 0; i < st.n_overlay_fds; i++)
 		close(st.overlay_fds[i]);
 	free(st.overlay_fds);
+	free(st.overlay_devs);
 	free(st.console);
 	umask(old_umask);
 	return r;

@@ -489,25 +489,39 @@ static int monitor_supervised(struct monitor *mon, const struct setup_ctx *ctx,
 	return r;
 }
 
-/* An fd the caller names but did not open must stay closed for the op that uses it (EBADF,
- * as for bwrap), not become one of nsrun's own pipes: its number is held by an O_PATH fd,
- * which nothing can read or write, until the op closes it. */
+/* An fd the caller names but did not open must stay unusable for the op that uses it, as
+ * for bwrap, not become one of nsrun's own pipes. Its number is held by a pipe end that
+ * serves no op: the write end for ops that read (EBADF) or bind (its path is no file, so
+ * "Can't find source path"), the read end for the status fds, which are written (EBADF). */
 static void hold_closed_fds(const struct plan *plan)
 {
 	int held[] = { plan->sync.info_fd, plan->sync.json_status_fd };
+	size_t n = plan->n_ops + ARRAY_SIZE(held);
+	int p[2], end[2], above = 3;
 
-	for (size_t i = 0; i < plan->n_ops + ARRAY_SIZE(held); i++) {
+	for (size_t i = 0; i < n; i++) {
 		int fd = i < plan->n_ops ? plan->ops[i].fd : held[i - plan->n_ops];
-		int h;
 
-		if (fd < 0 || fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
-			continue;
-		h = open("/", O_PATH | O_CLOEXEC);
-		if (h >= 0 && h != fd) {
-			(void)dup3(h, fd, O_CLOEXEC);
-			close(h);
-		}
+		if (fd >= above)
+			above = fd + 1;
 	}
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	/* above every number named, so that the pipe itself takes none of them */
+	end[0] = fcntl(p[0], F_DUPFD_CLOEXEC, above);
+	end[1] = fcntl(p[1], F_DUPFD_CLOEXEC, above);
+	close(p[0]);
+	close(p[1]);
+	for (size_t i = 0; end[0] >= 0 && end[1] >= 0 && i < n; i++) {
+		bool op = i < plan->n_ops;
+		int fd = op ? plan->ops[i].fd : held[i - plan->n_ops];
+
+		if (fd >= 0 && fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+			(void)dup3(op ? end[1] : end[0], fd, O_CLOEXEC);
+	}
+	for (int k = 0; k < 2; k++)
+		if (end[k] >= 0)
+			close(end[k]);
 }
 
 int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)

@@ -134,6 +134,25 @@ case_refused() {
 }
 for_each_mode case_refused
 
+# The fds ops consume are the caller's: a directory outside the new root must not reach the
+# command (from it, ../ leads anywhere on the host), and a number the caller did not open
+# must not become a usable fd (such as one of nsrun's own, or one naming "/").
+case_op_fds() {
+	local out
+	setup
+	out=$(as_user "$BIN/nsrun" --unshare-all --ro-bind /usr /usr --symlink usr/lib64 /lib64 \
+		--symlink usr/lib /lib --symlink usr/bin /bin --proc /proc --ro-bind-fd 7 /data \
+		--file 8 /f -- /bin/sh -c 'ls /proc/self/fd/7 /proc/self/fd/8 2>&1 | wc -l; cat /f' \
+		7<"$D/src" 8<"$D/src/data" 2>&1)
+	check_eq "--ro-bind-fd and --file: neither fd reaches the command" $'2\nsrc' "$out"
+	out=$(as_user "$BIN/bwrap" --ro-bind /usr /usr --bind-fd 7 /data /usr/bin/true 7<&- 2>&1)
+	check_eq "--bind-fd of a closed fd: refused as bubblewrap does" \
+		"bwrap: Can't find source path /proc/self/fd/7: No such file or directory" "$out"
+	out=$(as_user "$BIN/bwrap" --ro-bind /usr /usr --file 7 /f /usr/bin/true 7<&- 2>&1)
+	check_eq "--file of a closed fd: EBADF" "bwrap: Can't write data to file /f: Bad file descriptor" "$out"
+}
+for_each_mode case_op_fds
+
 # The link appears while setup runs: a helper swaps the app's "sub" between a directory
 # and a link to the victim as fast as it can, while sandboxes make files under it.
 case_swap_race() {
@@ -143,10 +162,11 @@ case_swap_race() {
 	setup
 	as_user mkdir -p "$D/app/real"
 	# exec, so that $! is the swapping shell itself
+	# (a setup that finds no "sub" makes it a directory: removed on the next round)
 	(exec ${SWAP_USER[@]+"${SWAP_USER[@]}"} bash -c 'd=$1; t=$2; while :; do
-		ln -sfn "$t" "$d/sub.new" && mv -Tf "$d/sub.new" "$d/sub"
-		rm -f "$d/sub"; ln -sfn real "$d/sub"
-	done' swap "$D/app" "/oldroot$D/victim") &
+		rm -rf "$d/sub"; ln -sfn "$t" "$d/sub"
+		rm -rf "$d/sub"; ln -sfn real "$d/sub"
+	done' swap "$D/app" "/oldroot$D/victim" 2>/dev/null) &
 	swapper=$!
 	for ((i = 0; i < runs; i++)); do
 		run_op "$BIN/nsrun" --dir /data/sub/made --file 3 /data/sub/f --symlink /x /data/sub/l \

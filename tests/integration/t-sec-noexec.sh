@@ -157,6 +157,50 @@ case_exec_path_writable() {
 }
 for_each_mode case_exec_path_writable
 
+# exec_via DESC OUTER-ARGS -- INNER-ARGS: an inner nsrun (rw $WS, exec everywhere) copies a
+# program into $WS and runs it through $D/view, an overlay showing $WS: never allowed.
+exec_via() {
+	local desc=$1 outer=() inner=() out
+	shift
+	while [ "$1" != -- ]; do outer+=("$1"); shift; done
+	shift
+	inner=("$@")
+	out=$(nsrun --bind / / --dev /dev --proc /proc "${outer[@]}" -- \
+		"$BIN/nsrun" --bind / / --dev /dev --proc /proc "${inner[@]}" --landlock-rw "$WS" \
+		--landlock-exec / -- /bin/sh -c "cp /bin/true $WS/evil && $D/view/evil && echo EXECUTED" 2>&1)
+	check_nomatch "$desc: a program written to the rw path never runs through the overlay" \
+		EXECUTED "$out"
+}
+
+# Overlays name their layers by fd; the numbers repeat from one nsrun to the next, so an
+# outer sandbox's overlay must not be taken for the inner's own one.
+case_nested_overlay_fds() {
+	setup
+	mkdir -p "$D/view" "$D/low2" "$D/o1" "$D/o2" "$D/oview"
+	[ "$MODE" = unpriv ] && is_root && chown -R "$UNPRIV_UID:$UNPRIV_GID" "$D"
+	exec_via "nested, the inner without overlays" \
+		--overlay-src "$WS" --overlay-src "$D/low2" --ro-overlay "$D/view" --
+	exec_via "nested, the inner with overlays of its own (the same fd numbers)" \
+		--overlay-src "$WS" --overlay-src "$D/low2" --ro-overlay "$D/view" -- \
+		--overlay-src "$D/o1" --overlay-src "$D/o2" --ro-overlay "$D/oview"
+}
+for_each_mode case_nested_overlay_fds
+
+# A host overlay whose layers are named by host path: resolved in the host's view.
+case_host_overlay() {
+	local out
+	setup
+	mkdir -p "$D/view" "$D/low2"
+	out=$(unshare -m --propagation private sh -c '
+		mount -t overlay overlay -o "lowerdir=$1:$2" "$3" || exit 3
+		exec "$4" --bind / / --dev /dev --proc /proc --landlock-rw "$1" --landlock-exec / -- \
+			/bin/sh -c "cp /bin/true $1/evil && $3/evil && echo EXECUTED"' \
+		sh "$WS" "$D/low2" "$D/view" "$BIN/nsrun" 2>&1)
+	check_nomatch "host overlay over the rw path: a written program never runs through it" \
+		EXECUTED "$out"
+}
+is_root && case_host_overlay
+
 # The usual agent shape: the host read-only, the workspace bound over its own path (so the
 # host's view of it is covered), private /tmp; everything the agent needs keeps working.
 case_agent_setup() {
