@@ -65,11 +65,13 @@ static int save_environment(struct nsrun_error *err)
 	return TAKE_FD(fd);
 }
 
-/* The strings stay allocated: environ points into them until exec. */
-static int restore_environment(const char *fd_text, struct nsrun_error *err)
+/* The caller's environment, for the command only: nsrun's own stays as the secure-mode
+ * loader left it (no GCONV_PATH or LOCPATH while it holds the grant, pkexec's lesson).
+ * The strings stay allocated: the plan points into them. */
+static int restore_environment(const char *fd_text, char ***envp, struct nsrun_error *err)
 {
-	char *data;
-	size_t len;
+	char *data, **v = NULL;
+	size_t len, n = 0;
 	int fd, r;
 
 	if (parse_fd(fd_text, &fd) < 0)
@@ -79,15 +81,15 @@ static int restore_environment(const char *fd_text, struct nsrun_error *err)
 	close(fd);
 	if (r < 0)
 		return error_set(err, -r, "AppArmor hand-over: reading the environment");
-	if (clearenv() != 0)
-		return error_set_plain(err, ENOMEM, "AppArmor hand-over: clearenv");
 	for (size_t off = 0; off < len; off += strlen(data + off) + 1)
-		if (strchr(data + off, '=') && putenv(data + off) != 0)
-			return error_set(err, errno, "AppArmor hand-over: putenv");
-	return 0;
+		if (strchr(data + off, '='))
+			*(char **)xappend(&v, &n, sizeof(char *)) = data + off;
+	*(char **)xappend(&v, &n, sizeof(char *)) = NULL;
+	*envp = v;
+	return unsetenv(APPARMOR_ENV_FD_VAR);
 }
 
-int apparmor_hand_over(char **argv, struct nsrun_error *err)
+int apparmor_hand_over(char **argv, char ***envp, struct nsrun_error *err)
 {
 	const char *fd_text = getenv(APPARMOR_ENV_FD_VAR);
 	char profile[256];
@@ -99,7 +101,7 @@ int apparmor_hand_over(char **argv, struct nsrun_error *err)
 	if (strcmp(profile, APPARMOR_PROFILE_USERNS) == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return error_set(err, errno, "AppArmor hand-over: prctl(PR_SET_DUMPABLE)");
 	if (strcmp(profile, APPARMOR_PROFILE_USERNS) == 0 && fd_text)
-		return restore_environment(fd_text, err);
+		return restore_environment(fd_text, envp, err);
 	if (strcmp(profile, APPARMOR_PROFILE_ENTRY) != 0)
 		return 0;
 	if (fd_text)

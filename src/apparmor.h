@@ -22,5 +22,6 @@ bool apparmor_profile(char *buf, size_t len);
 /* Under the entry profile: exec nsrun again, so that it runs under the profile with the
  * grant, its loader in secure mode; the environment is carried in a memfd, since the
  * scrubbing drops variables the command must still get. Under the granting profile:
- * restores that environment. Elsewhere: nothing. Returns only on success or error. */
-int apparmor_hand_over(char **argv, struct nsrun_error *err);
+ * *envp becomes that environment (nsrun's own is left as it is). Elsewhere: nothing.
+ * Returns only on success or error. */
+int apparmor_hand_over(char **argv, char ***envp, struct nsrun_error *err);

@@ -156,6 +156,7 @@ int main(int argc, char **argv)
 	/* Before reading the options: --args FD can block, and a caller that dies then
 	 * must still take the sandbox with it under --die-with-parent. */
 	pid_t caller = getppid();
+	char **envp = environ;
 	int r;
 
 	log_set_program(argv[0]);
@@ -164,9 +165,9 @@ int main(int argc, char **argv)
 	signal(SIGCHLD, SIG_DFL);
 	if (refuse_setuid(&err) < 0)
 		error_die(&err);
-	if (apparmor_hand_over(argv, &err) < 0)
+	if (apparmor_hand_over(argv, &envp, &err) < 0)
 		error_die(&err);
-	io.envp = environ; /* the hand-over may have rebuilt it */
+	io.envp = envp; /* the caller's, which the hand-over may have carried over */
 
 	r = cli_parse(argc, argv, &io, &plan, &err);
 	log_set_level_prefix(plan.level_prefix);

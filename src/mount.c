@@ -117,10 +117,15 @@ static unsigned long opts_to_ms(const char *opts)
 		const char *name;
 		unsigned long flag;
 	} known[] = {
-		{ "ro", MS_RDONLY },	     { "nosuid", MS_NOSUID },
-		{ "nodev", MS_NODEV },	     { "noexec", MS_NOEXEC },
-		{ "noatime", MS_NOATIME },   { "nodiratime", MS_NODIRATIME },
-		{ "relatime", MS_RELATIME }, { "strictatime", MS_STRICTATIME },
+		{ "ro", MS_RDONLY },
+		{ "nosuid", MS_NOSUID },
+		{ "nodev", MS_NODEV },
+		{ "noexec", MS_NOEXEC },
+		{ "noatime", MS_NOATIME },
+		{ "nodiratime", MS_NODIRATIME },
+		{ "relatime", MS_RELATIME },
+		{ "strictatime", MS_STRICTATIME },
+		{ "nosymfollow", 256 /* MS_NOSYMFOLLOW, Linux 5.10; glibc 2.36 lacks it */ },
 	};
 	unsigned long f = 0;
 

@@ -194,4 +194,17 @@ test_bind_over_mounts() {
 }
 for_each_mode test_bind_over_mounts
 
+# The mount(2) path keeps a submount's own restrictions, nosymfollow included: the flags
+# come from mountinfo, which lists it (Linux 5.10).
+test_legacy_keeps_nosymfollow() {
+	local w="$TMP/nosymfollow" out
+	mkdir -p "$w/sub"
+	out=$(unshare -m --propagation private sh -c 'mount -t tmpfs -o nosymfollow nsrun-t "$1/sub" &&
+		exec "$2" --debug-opt=force-mount-setattr-fallback --ro-bind / / --ro-bind "$1" /mnt \
+			"$3" mountinfo /mnt/sub' sh "$w" "$BIN/nsrun" "$PROBE" 2>&1)
+	check_match "mount(2) path: a nosymfollow submount keeps it" \
+		'opts=[^ ]*ro,[^ ]*nosymfollow' "$(get mountinfo:/mnt/sub "$out")"
+}
+is_root && test_legacy_keeps_nosymfollow
+
 done_testing
