@@ -25,26 +25,68 @@ extern char **environ;
 
 #define MAX_ENVIRONMENT (64u << 20)
 
+/* The label's attribute file under PROC_FD (thread-self: a stack applies per thread),
+ * in the LSM's own directory first (Linux 5.8+), else the shared one. */
+static int attr_open(int proc_fd, const char *name, int flags)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "thread-self/attr/apparmor/%s", name);
+	fd = openat(proc_fd, path, flags | O_CLOEXEC);
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	snprintf(path, sizeof(path), "thread-self/attr/%s", name);
+	return openat(proc_fd, path, flags | O_CLOEXEC);
+}
+
+static bool profile_at(int proc_fd, char *buf, size_t len)
+{
+	_cleanup_close_ int fd = attr_open(proc_fd, "current", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read_full(fd, buf, len - 1);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "name (mode)", "name//&stacked (mode)" or "unconfined" */
+	buf[strcspn(buf, " \n/")] = '\0';
+	return buf[0] != '\0' && strcmp(buf, "unconfined") != 0;
+}
+
 bool apparmor_profile(char *buf, size_t len)
 {
-	static const char *const paths[] = { "/proc/self/attr/apparmor/current",
-					     "/proc/self/attr/current" };
+	_cleanup_close_ int proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-		_cleanup_close_ int fd = open(paths[i], O_RDONLY | O_CLOEXEC);
-		ssize_t n;
+	return proc_fd >= 0 && profile_at(proc_fd, buf, len);
+}
 
-		if (fd < 0)
-			continue;
-		n = read_full(fd, buf, len - 1);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		/* "name (mode)", "name//&stacked (mode)" or "unconfined" */
-		buf[strcspn(buf, " \n/")] = '\0';
-		return buf[0] != '\0' && strcmp(buf, "unconfined") != 0;
-	}
-	return false;
+bool apparmor_holds_grant(int proc_fd)
+{
+	char profile[256];
+
+	return profile_at(proc_fd, profile, sizeof(profile)) &&
+	       strcmp(profile, APPARMOR_PROFILE_USERNS) == 0;
+}
+
+int apparmor_drop_grant(int proc_fd, struct nsrun_error *err)
+{
+	static const char cmd[] = "stack " APPARMOR_PROFILE_PAYLOAD;
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	if (!apparmor_holds_grant(proc_fd))
+		return 0;
+	fd = attr_open(proc_fd, "current", O_WRONLY);
+	r = fd < 0 ? -errno : write_all(fd, cmd, strlen(cmd));
+	if (r < 0)
+		return error_set(err, -r,
+				 "AppArmor: can't stack '%s' onto '%s' (reload /etc/apparmor.d/nsrun "
+				 "with apparmor_parser -r)",
+				 APPARMOR_PROFILE_PAYLOAD, APPARMOR_PROFILE_USERNS);
+	return 0;
 }
 
 static int save_environment(struct nsrun_error *err)
@@ -96,12 +138,16 @@ int apparmor_hand_over(char **argv, char ***envp, struct nsrun_error *err)
 
 	if (!apparmor_profile(profile, sizeof(profile)))
 		return 0;
-	/* Holding the grant: no other process of the caller's may trace this one (what it
-	 * makes non-dumpable again, pid 1 and the setup child, is in the man page). */
+	/* Holding the grant: no other process of the caller's may trace this one (the
+	 * setup child is dumpable only to write its ID maps: start_handshake). */
 	if (strcmp(profile, APPARMOR_PROFILE_USERNS) == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return error_set(err, errno, "AppArmor hand-over: prctl(PR_SET_DUMPABLE)");
-	if (strcmp(profile, APPARMOR_PROFILE_USERNS) == 0 && fd_text)
+	if (strcmp(profile, APPARMOR_PROFILE_USERNS) == 0 && fd_text) {
+		/* The exec of /proc/self/exe named the process "exe"; ps shows the name the
+		 * caller ran (nsrun, bwrap). */
+		(void)prctl(PR_SET_NAME, program_invocation_short_name, 0, 0, 0);
 		return restore_environment(fd_text, envp, err);
+	}
 	if (strcmp(profile, APPARMOR_PROFILE_ENTRY) != 0)
 		return 0;
 	if (fd_text)

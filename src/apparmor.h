@@ -12,12 +12,25 @@
  * this profile's exec of nsrun reaches it, and that exec scrubs the loader's variables. */
 #define APPARMOR_PROFILE_ENTRY "nsrun"
 #define APPARMOR_PROFILE_USERNS "nsrun_userns"
+/* Stacked on whatever nsrun runs, and on nsrun's own processes once they no longer need
+ * the grant: it denies every capability. */
+#define APPARMOR_PROFILE_PAYLOAD "nsrun_payload"
 /* Names the memfd that carries the caller's environment over the scrubbing exec. */
 #define APPARMOR_ENV_FD_VAR "NSRUN_APPARMOR_ENV_FD"
 
 /* The current AppArmor label's first profile name ("nsrun" of "nsrun (enforce)");
  * false when AppArmor is not active or the process is unconfined. */
 bool apparmor_profile(char *buf, size_t len);
+
+/* Whether this thread runs under APPARMOR_PROFILE_USERNS alone (PROC_FD: the host's /proc). */
+bool apparmor_holds_grant(int proc_fd);
+
+/* Under APPARMOR_PROFILE_USERNS: stack APPARMOR_PROFILE_PAYLOAD onto this thread now.
+ * A process that turns dumpable can be traced by the caller's other processes (Yama's
+ * ptrace_scope 1 lets an ancestor attach), and code they inject must not find the
+ * grant: the setup child drops it before it turns dumpable to exec the command, and
+ * so pid 1 stays without it. Elsewhere: nothing. */
+int apparmor_drop_grant(int proc_fd, struct nsrun_error *err);
 
 /* Under the entry profile: exec nsrun again, so that it runs under the profile with the
  * grant, its loader in secure mode; the environment is carried in a memfd, since the

@@ -133,7 +133,7 @@ static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_e
 
 	if (plan->sync.info_fd < 0 && plan->sync.json_status_fd < 0)
 		return 0;
-	r = status_collect(mon->child, flags, &info, err);
+	r = status_collect(mon->child, flags, mon->status_fd, &info, err);
 	if (r < 0)
 		return r;
 	info.landlock = mon->has_landlock ? &mon->landlock : NULL;

@@ -20,12 +20,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "apparmor.h"
 #include "caps.h"
 #include "launch.h"
 #include "loopback.h"
 #include "reaper.h"
 #include "rootfs.h"
 #include "seccomp.h"
+#include "status.h"
 #include "supervise.h"
 #include "syscall.h"
 #include "util.h"
@@ -40,13 +42,20 @@ static void wait_for_parent(const struct setup_ctx *ctx)
 		_exit(1);
 }
 
-/* Waits for the monitor when it has work to do first; then the child's own ID maps, one
- * line onto its own ids, setgroups denied first (userns_layout: self_maps). */
+/* Reports the child's namespaces, waits for the monitor when it has work to do first;
+ * then the child's own ID maps, one line onto its own ids, setgroups denied first
+ * (userns_layout: self_maps). */
 static int start_handshake(const struct setup_ctx *ctx, struct nsrun_error *err)
 {
 	const struct userns_layout *l = &ctx->userns;
+	const struct sync_config *sync = &ctx->plan->sync;
+	bool grant = apparmor_holds_grant(ctx->proc_fd);
 
 	if (ctx->go_fd >= 0) {
+		/* For the status fds, which the monitor writes before it releases this one. */
+		if ((sync->info_fd >= 0 || sync->json_status_fd >= 0) &&
+		    status_report_ns(ctx->proc_fd, ctx->clone_flags, ctx->status_fd, err) < 0)
+			return -1;
 		wait_for_parent(ctx);
 	} else if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0) {
 		/* The monitor turned non-dumpable before clone, and so did this copy of it:
@@ -55,8 +64,17 @@ static int start_handshake(const struct setup_ctx *ctx, struct nsrun_error *err)
 	}
 	if (!l->self_maps)
 		return 0;
-	return userns_write_maps(ctx->proc_fd, 0, l->ns_uid, ctx->real_uid, l->ns_gid,
-				 ctx->real_gid, true, err);
+	/* Holding the AppArmor grant, the monitor is never dumpable, nor this copy of it;
+	 * and it stays traceable no longer than the maps need: the caller's processes
+	 * may attach to a dumpable process (apparmor_drop_grant). */
+	if (grant && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+		return error_set(err, errno, "can't set dumpable");
+	if (userns_write_maps(ctx->proc_fd, 0, l->ns_uid, ctx->real_uid, l->ns_gid, ctx->real_gid,
+			      true, err) < 0)
+		return -1;
+	if (grant && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return error_set(err, errno, "can't set dumpable");
+	return 0;
 }
 
 static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
@@ -83,6 +101,7 @@ static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
 static int second_userns(const struct setup_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
+	bool grant;
 	int r;
 
 	if (ctx->userns.second) {
@@ -97,10 +116,17 @@ static int second_userns(const struct setup_ctx *ctx, struct nsrun_error *err)
 		r = caps_bound(ctx->caps, err);
 		if (r < 0)
 			return r;
+		/* start_handshake made this process non-dumpable again under the grant, and
+		 * then its maps belong to the host's root: traceable for the write only. */
+		grant = apparmor_holds_grant(ctx->proc_fd);
+		if (grant && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+			return error_set(err, errno, "can't set dumpable");
 		r = userns_write_maps(ctx->proc_fd, 0, ctx->sandbox_uid, ctx->userns.ns_uid,
 				      ctx->sandbox_gid, ctx->userns.ns_gid, false, err);
 		if (r < 0)
 			return r;
+		if (grant && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+			return error_set(err, errno, "can't set dumpable");
 	}
 	if (plan->ns.userns2_fd >= 0) {
 		r = userns_join2(plan->ns.userns2_fd, err);
@@ -137,6 +163,9 @@ static int drop_privs(const struct setup_ctx *ctx, struct nsrun_error *err)
 		if (r < 0)
 			return r;
 	}
+	r = apparmor_drop_grant(ctx->proc_fd, err);
+	if (r < 0)
+		return r;
 	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
 		return error_set(err, errno, "can't set dumpable");
 	return 0;

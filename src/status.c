@@ -30,22 +30,41 @@ static const struct {
 	{ "net", CLONE_NEWNET },       { "pid", CLONE_NEWPID }, { "uts", CLONE_NEWUTS },
 };
 
-int status_collect(pid_t pid, unsigned long clone_flags, struct status_info *info,
-		   struct nsrun_error *err)
+int status_report_ns(int proc_fd, unsigned long clone_flags, int fd, struct nsrun_error *err)
 {
+	uint64_t ino[ARRAY_SIZE(ns_table)] = { 0 };
 	char path[64];
 	struct stat st;
+	int r;
 
-	info->child_pid = pid;
-	info->n_ns = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(ns_table); i++) {
 		if (!(clone_flags & ns_table[i].flag))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, ns_table[i].name);
-		if (stat(path, &st) < 0)
-			return error_set(err, errno, "Can't stat %s", path);
+		snprintf(path, sizeof(path), "thread-self/ns/%s", ns_table[i].name);
+		if (fstatat(proc_fd, path, &st, 0) < 0)
+			return error_set(err, errno, "Can't stat /proc/%s", path);
+		ino[i] = (uint64_t)st.st_ino;
+	}
+	r = write_all(fd, ino, sizeof(ino));
+	if (r < 0)
+		return error_set(err, -r, "Can't report the sandbox's namespaces");
+	return 0;
+}
+
+int status_collect(pid_t pid, unsigned long clone_flags, int fd, struct status_info *info,
+		   struct nsrun_error *err)
+{
+	uint64_t ino[ARRAY_SIZE(ns_table)];
+
+	info->child_pid = pid;
+	info->n_ns = 0;
+	if (read_full(fd, ino, sizeof(ino)) != (ssize_t)sizeof(ino))
+		return error_set_plain(err, EIO, "Can't read the sandbox's namespaces");
+	for (size_t i = 0; i < ARRAY_SIZE(ns_table); i++) {
+		if (!(clone_flags & ns_table[i].flag))
+			continue;
 		info->ns[info->n_ns].name = ns_table[i].name;
-		info->ns[info->n_ns].ino = (uint64_t)st.st_ino;
+		info->ns[info->n_ns].ino = ino[i];
 		info->n_ns++;
 	}
 	return 0;

@@ -28,8 +28,14 @@ struct status_info {
 	const struct landlock_desc *landlock; /* NULL: no Landlock fields */
 };
 
-/* Namespace flags the sandbox created (CLONE_NEW*): fills ns[] from /proc/PID/ns/. */
-int status_collect(pid_t pid, unsigned long clone_flags, struct status_info *info,
+/* In the sandbox's first process, before it waits for the monitor: the namespaces it
+ * was created in (CLONE_NEW* flags), from PROC_FD's thread-self/ns/, written to FD. The
+ * monitor cannot always read them from /proc/PID/ns/: a child that holds nsrun's
+ * AppArmor grant is not dumpable (apparmor_drop_grant). */
+int status_report_ns(int proc_fd, unsigned long clone_flags, int fd, struct nsrun_error *err);
+
+/* The monitor's side: fills ns[] from that report on FD, child-pid from PID. */
+int status_collect(pid_t pid, unsigned long clone_flags, int fd, struct status_info *info,
 		   struct nsrun_error *err);
 
 /* Pure formatters; return a malloc'd string. */

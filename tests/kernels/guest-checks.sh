@@ -306,7 +306,55 @@ case_apparmor() {
 		out=$(grep -v -e '^nsrun (enforce) ' -e '^nsrun_payload//&nsrun_userns (enforce) ' "$log")
 		check_eq "preloaded code runs under no other profile (not nsrun_userns)" "" "$out"
 	done
+	MODE=unpriv
+	case_apparmor_attach ""
+	case_apparmor_attach --json-status-fd
 	apparmor_parser -R "$prof" >/dev/null 2>&1
+}
+
+# PTRACE_ATTACH from another process of the same user (Yama's ptrace_scope 0, so that
+# it need not be an ancestor). Prints "attached" or the error.
+ATTACH='import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+pid = int(sys.argv[1])
+if libc.ptrace(16, pid, 0, 0) == 0:
+    os.waitpid(pid, 0x40000000)
+    libc.ptrace(17, pid, 0, 0)
+    print("attached")
+else:
+    print(os.strerror(ctypes.get_errno()))'
+
+# The caller's processes may attach to a dumpable process of nsrun's, and run code in it:
+# while the setup child holds the grant (here blocked reading --file's fd) it is not
+# dumpable; pid 1 is (as bwrap's, for /proc/PID/ns), and holds the grant no more. With a
+# status fd the monitor waits for the child before it goes on (another path).
+case_apparmor_attach() {
+	local scope pid="" label status=()
+	scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null)
+	[ -n "$scope" ] && echo 0 >/proc/sys/kernel/yama/ptrace_scope
+	[ -n "$1" ] && status=("$1" 4)
+	nsrun --ro-bind / / --tmpfs /tmp --unshare-user --unshare-pid "${status[@]}" \
+		--file 5 /tmp/held -- sleep 8 4>/dev/null 5< <(sleep 8; echo x) &
+	for _ in $(seq 100); do
+		# nsrun's process in a new pid namespace: the setup child, later pid 1
+		for pid in $(pgrep -x nsrun) $(pgrep -x bwrap) ""; do
+			[ -n "$pid" ] && [ "$(readlink "/proc/$pid/ns/pid")" != "$(readlink /proc/self/ns/pid)" ] && break
+		done
+		[ -n "$pid" ] && grep -q '^nsrun_userns ' "/proc/$pid/attr/current" 2>/dev/null && break
+		sleep 0.1
+	done
+	label=$(cat "/proc/$pid/attr/current" 2>&1)
+	check_eq "${1:-no status fd}: the setup child holds the grant and no process of the caller's may attach to it" \
+		"nsrun_userns (enforce) Operation not permitted" "$label $(as_user python3 -c "$ATTACH" "$pid")"
+	for _ in $(seq 200); do
+		grep -q '^nsrun_payload' "/proc/$pid/attr/current" 2>/dev/null && break
+		sleep 0.1
+	done
+	label=$(cat "/proc/$pid/attr/current" 2>&1)
+	check_eq "${1:-no status fd}: pid 1 may be attached to (the control) and runs without the grant" \
+		"nsrun_payload//&nsrun_userns (enforce) attached" "$label $(as_user python3 -c "$ATTACH" "$pid")"
+	wait
+	[ -n "$scope" ] && echo "$scope" >/proc/sys/kernel/yama/ptrace_scope
 }
 
 for MODE in root unpriv; do
