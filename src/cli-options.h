@@ -50,9 +50,11 @@ enum cli_flags {
 	X(BLOCK_FD, "--block-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.block_fd), "FD", "Block on FD until some data to read is available") \
 	X(CAP_ADD, "--cap-add", 1, OPTG_SECURITY, OPTF_B8, FN(h_cap_add), "CAP", "Add cap CAP when running as privileged user") \
 	X(CAP_DROP, "--cap-drop", 1, OPTG_SECURITY, OPTF_B8, FN(h_cap_drop), "CAP", "Drop cap CAP when running as privileged user") \
+	X(CGROUP_PARENT, "--cgroup-parent", 1, OPTG_SUP, OPTF_NS, STR(limits.cgroup_parent), "DIR", "Put the sandbox's cgroup under the cgroup v2 directory DIR (delegated to you)") \
 	X(CHDIR, "--chdir", 1, OPTG_PROCESS, OPTF_B8, STR(proc.chdir), "DIR", "Change directory to DIR") \
 	X(CHMOD, "--chmod", 2, OPTG_FS, OPTF_B8, FN(h_op), "OCTAL PATH", "Change permissions of PATH (must already exist)") \
 	X(CLEARENV, "--clearenv", 0, OPTG_PROCESS, OPTF_B8, FN(h_clearenv), "", "Unset all environment variables") \
+	X(CPU_MAX, "--cpu-max", 1, OPTG_SUP, OPTF_NS, FN(h_cpu_max), "FRACTION", "Limit the sandbox to FRACTION of one CPU, e.g. 0.5 or 2 (cgroup v2 cpu.max)") \
 	X(DEBUG_OPT, "--debug-opt", 1, OPTG_GENERAL, OPTF_HID, FN(h_debug_opt), "NAME", "Developer switches, as --debug-opt=NAME: print-assumed-kernel, force-mount-setattr-fallback, force-openat-fallback") \
 	X(DEV, "--dev", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new dev on DEST") \
 	X(DEV_BIND, "--dev-bind", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Bind mount the host path SRC on DEST, allowing device access") \
@@ -84,6 +86,8 @@ enum cli_flags {
 	X(LANDLOCK_SCOPE, "--landlock-scope", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.scope), "", "Deny abstract unix sockets and signals outside the sandbox") \
 	X(LEVEL_PREFIX, "--level-prefix", 0, OPTG_GENERAL, 0, ON(level_prefix), "", "Prepend e.g. <3> to diagnostic messages") \
 	X(LOCK_FILE, "--lock-file", 1, OPTG_STATUS, OPTF_B8, LIST(sync.lock_files), "DEST", "Take a lock on DEST while sandbox is running") \
+	X(MEMORY_MAX, "--memory-max", 1, OPTG_SUP, OPTF_NS, FN(h_memory_max), "SIZE", "Limit the sandbox's memory to SIZE, e.g. 512M (cgroup v2; no swap unless --memory-swap-max)") \
+	X(MEMORY_SWAP_MAX, "--memory-swap-max", 1, OPTG_SUP, OPTF_NS, FN(h_memory_swap_max), "SIZE", "Limit the sandbox's swap to SIZE (cgroup v2 memory.swap.max)") \
 	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new mqueue on DEST") \
 	X(NETNS, "--netns", 1, OPTG_SUP, OPTF_NS, FD(sup.netns_fd), "FD", "Run in the network namespace FD (cannot combine with --unshare-net)") \
 	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, ON(proc.new_session), "", "Create a new terminal session") \
@@ -94,6 +98,7 @@ enum cli_flags {
 	X(OVERLAY_SRC, "--overlay-src", 1, OPTG_FS, OPTF_MODIFIER, FN(h_overlay_src), "SRC", "Read files from SRC in the following overlay") \
 	X(PERMS, "--perms", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, FN(h_perms), "OCTAL", "Set permissions of next argument (--bind-data, --file, etc.)") \
 	X(PIDNS, "--pidns", 1, OPTG_NAMESPACE, OPTF_B8, FD(ns.pidns_fd), "FD", "Use this pid namespace (as parent namespace if using --unshare-pid)") \
+	X(PIDS_MAX, "--pids-max", 1, OPTG_SUP, OPTF_NS, FN(h_pids_max), "N", "Limit the sandbox to N processes and threads (cgroup v2 pids.max)") \
 	X(PROC, "--proc", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new procfs on DEST") \
 	X(REMOUNT_RO, "--remount-ro", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Remount DEST as readonly; does not recursively remount") \
 	X(RLIMIT, "--rlimit", 1, OPTG_SUP, OPTF_NS, FN(h_rlimit), "NAME=SOFT[:HARD]", "Set resource limit NAME (prlimit names) for COMMAND (repeatable)") \

@@ -754,6 +754,67 @@ static int h_rlimit(struct cli_state *st, const struct cli_option *opt, char *co
 	return 0;
 }
 
+static int parse_size_opt(struct cli_state *st, const struct cli_option *opt, const char *s,
+			  uint64_t *v, bool *has, struct nsrun_error *err)
+{
+	warn_last(st, opt);
+	if (supervise_parse_size(s, v) < 0)
+		return error_set(err, 0, "%s takes a SIZE in bytes such as 512M or 2G, not '%s'",
+				 opt->name, s);
+	*has = true;
+	return 0;
+}
+
+static int h_memory_max(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			struct nsrun_error *err)
+{
+	struct limits_config *l = &st->plan->limits;
+
+	if (parse_size_opt(st, opt, a[0], &l->memory_max, &l->has_memory_max, err) < 0)
+		return -EINVAL;
+	/* Below a few pages not even nsrun's pid 1 can start: a typo, not a limit. */
+	if (l->memory_max < 1024 * 1024)
+		return error_set(err, 0, "--memory-max: '%s' is below 1M", a[0]);
+	return 0;
+}
+
+static int h_memory_swap_max(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			     struct nsrun_error *err)
+{
+	struct limits_config *l = &st->plan->limits;
+
+	return parse_size_opt(st, opt, a[0], &l->memory_swap_max, &l->has_memory_swap_max, err);
+}
+
+static int h_pids_max(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		      struct nsrun_error *err)
+{
+	struct limits_config *l = &st->plan->limits;
+
+	warn_last(st, opt);
+	/* nsrun's own processes in the sandbox (the setup child, pid 1) count too. */
+	if (parse_u64(a[0], 10, &l->pids_max) < 0 || l->pids_max < 2 || l->pids_max > INT32_MAX)
+		return error_set(err, 0, "--pids-max takes a number from 2 to %d, not '%s'",
+				 INT32_MAX, a[0]);
+	l->has_pids_max = true;
+	return 0;
+}
+
+static int h_cpu_max(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		     struct nsrun_error *err)
+{
+	struct limits_config *l = &st->plan->limits;
+
+	warn_last(st, opt);
+	if (supervise_parse_cpu(a[0], &l->cpu_quota_us) < 0)
+		return error_set(err, 0,
+				 "--cpu-max takes a FRACTION of one CPU from 0.01 to %llu "
+				 "(0.5, 2), not '%s'",
+				 SUPERVISE_MAX_CPUS, a[0]);
+	l->has_cpu_max = true;
+	return 0;
+}
+
 /* --doctor does not stop parsing: "--doctor --json" reads on. */
 static int h_doctor(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		    struct nsrun_error *err)

@@ -55,6 +55,7 @@ void plan_free(struct plan *plan)
 	strv_free(plan->hide.hide);
 	strv_free(plan->hide.allow);
 	free(plan->sup.rlimits);
+	free(plan->limits.cgroup_parent);
 	strv_free(plan->warnings);
 	memset(plan, 0, sizeof(*plan));
 }
@@ -172,6 +173,23 @@ static const char *sync_conflict(const struct sync_config *s)
 	return s->lock_files ? "--lock-file" : NULL;
 }
 
+/* The first cgroup option given, or NULL. */
+static const char *limits_conflict(const struct limits_config *l)
+{
+	if (l->has_memory_max || l->has_memory_swap_max)
+		return l->has_memory_max ? "--memory-max" : "--memory-swap-max";
+	if (l->has_pids_max || l->has_cpu_max)
+		return l->has_pids_max ? "--pids-max" : "--cpu-max";
+	return l->cgroup_parent ? "--cgroup-parent" : NULL;
+}
+
+bool plan_has_limits(const struct plan *p)
+{
+	const struct limits_config *l = &p->limits;
+
+	return l->has_memory_max || l->has_memory_swap_max || l->has_pids_max || l->has_cpu_max;
+}
+
 /* --landlock-only execs in place: everything that needs a sandbox process is refused
  * rather than silently ignored. The launcher's steps (environment, --chdir, --argv0,
  * --new-session, --die-with-parent, capabilities, seccomp) still apply. */
@@ -195,7 +213,10 @@ static const char *landlock_only_conflict(const struct plan *p)
 	/* These need a monitor; --rlimit is the launcher's and applies in place too. */
 	if (p->sup.forward_signals || p->sup.timeout_ms > 0)
 		return p->sup.forward_signals ? "--forward-signals" : "--timeout";
-	return p->sup.netns_fd >= 0 ? "--netns" : NULL;
+	if (p->sup.netns_fd >= 0)
+		return "--netns";
+	/* A cgroup needs someone outside it to remove it when the command is done. */
+	return limits_conflict(&p->limits);
 }
 
 static int validate_userns(const struct plan *p, struct nsrun_error *err)
@@ -237,6 +258,10 @@ static int validate_supervise(const struct plan *p, struct nsrun_error *err)
 			"--timeout requires --unshare-pid (or --unshare-all), so that no "
 			"process of the sandbox outlives the deadline and the command cannot "
 			"signal nsrun");
+	if (p->limits.cgroup_parent && !plan_has_limits(p))
+		return error_set(err, 0,
+				 "--cgroup-parent requires a limit (--memory-max, --memory-swap-max, "
+				 "--pids-max or --cpu-max)");
 	if (c->netns_fd >= 0 && p->ns.net)
 		return error_set(err, 0,
 				 "--netns cannot be combined with --unshare-net "
@@ -437,6 +462,21 @@ static void format_supervise(FILE *f, const struct supervise_config *c)
 	fprintf(f, "sup.netns_fd=%d\n", c->netns_fd);
 }
 
+static void format_limits(FILE *f, const struct limits_config *l)
+{
+	if (l->has_memory_max)
+		fprintf(f, "limits.memory_max=%llu\n", (unsigned long long)l->memory_max);
+	if (l->has_memory_swap_max)
+		fprintf(f, "limits.memory_swap_max=%llu\n", (unsigned long long)l->memory_swap_max);
+	if (l->has_pids_max)
+		fprintf(f, "limits.pids_max=%llu\n", (unsigned long long)l->pids_max);
+	if (l->has_cpu_max)
+		fprintf(f, "limits.cpu_quota_us=%llu\n", (unsigned long long)l->cpu_quota_us);
+	fputs("limits.cgroup_parent=", f);
+	put_str(f, l->cgroup_parent);
+	fputc('\n', f);
+}
+
 char *plan_format(const struct plan *plan)
 {
 	/* clang-format off */
@@ -474,6 +514,7 @@ char *plan_format(const struct plan *plan)
 		plan->debug.force_mount_fallback, plan->debug.force_openat_fallback,
 		plan->debug.not_a_security_boundary);
 	format_supervise(f, &plan->sup);
+	format_limits(f, &plan->limits);
 	if (fclose(f) != 0)
 		abort();
 	return buf;
@@ -684,6 +725,32 @@ static void supervise_to_argv(char ***v, const struct supervise_config *c)
 	push_fd(v, "--netns", c->netns_fd);
 }
 
+static void push_u64(char ***v, const char *opt, bool has, uint64_t n)
+{
+	char buf[NUM_BUF_SIZE];
+
+	if (has)
+		push_opt_str(v, opt, num_str(buf, n, 10));
+}
+
+static void limits_to_argv(char ***v, const struct limits_config *l)
+{
+	char *s;
+
+	push_u64(v, "--memory-max", l->has_memory_max, l->memory_max);
+	push_u64(v, "--memory-swap-max", l->has_memory_swap_max, l->memory_swap_max);
+	push_u64(v, "--pids-max", l->has_pids_max, l->pids_max);
+	if (l->has_cpu_max) {
+		s = xasprintf("%llu.%05llu",
+			      (unsigned long long)(l->cpu_quota_us / LIMITS_CPU_PERIOD_US),
+			      (unsigned long long)(l->cpu_quota_us % LIMITS_CPU_PERIOD_US));
+		push_opt_str(v, "--cpu-max", s);
+		free(s);
+	}
+	if (l->cgroup_parent)
+		push_opt_str(v, "--cgroup-parent", l->cgroup_parent);
+}
+
 char **plan_to_argv(const struct plan *plan)
 {
 	char **v = NULL;
@@ -695,6 +762,7 @@ char **plan_to_argv(const struct plan *plan)
 	proc_to_argv(&v, &plan->proc);
 	rest_to_argv(&v, plan);
 	supervise_to_argv(&v, &plan->sup);
+	limits_to_argv(&v, &plan->limits);
 	if (plan->mode == PLAN_DOCTOR)
 		push(&v, "--doctor");
 	else if (plan->mode != PLAN_RUN)

@@ -193,6 +193,19 @@ struct supervise_config {
 	int netns_fd; /* --netns, -1 if unset */
 };
 
+/* cgroup v2 limits (nsrun extension): a value counts when its has_ bit is set. The
+ * sandbox gets a cgroup of its own only when one of them is. */
+struct limits_config {
+	uint64_t memory_max;	  /* --memory-max, bytes */
+	uint64_t memory_swap_max; /* --memory-swap-max, bytes (0 with --memory-max alone) */
+	uint64_t pids_max;	  /* --pids-max */
+	uint64_t cpu_quota_us;	  /* --cpu-max, microseconds per LIMITS_CPU_PERIOD_US */
+	bool has_memory_max, has_memory_swap_max, has_pids_max, has_cpu_max;
+	char *cgroup_parent; /* --cgroup-parent, NULL: nsrun's default */
+};
+
+#define LIMITS_CPU_PERIOD_US 100000
+
 enum plan_mode {
 	PLAN_RUN = 0,
 	PLAN_HELP,	     /* --help: usage on stdout, exit 0 */
@@ -216,6 +229,7 @@ struct plan {
 	struct hide_config hide;
 	struct debug_config debug;
 	struct supervise_config sup;
+	struct limits_config limits;
 	bool level_prefix;
 	bool json; /* --json: --doctor prints JSON */
 	char **warnings; /* messages the parser wants printed (e.g. "Only the last --chdir ..."), NULL-terminated */
@@ -260,6 +274,9 @@ const char *plan_landlock_port_option(enum landlock_port_kind kind);
 
 /* Cross-option checks, with bwrap's wording. is_root: real uid is 0 (no implied userns).
  * Pure: no syscalls. Returns 0 or -EINVAL with err filled. */
+/* Whether a cgroup limit was asked for (--cgroup-parent alone is refused). */
+bool plan_has_limits(const struct plan *plan);
+
 int plan_validate(const struct plan *plan, bool is_root, struct nsrun_error *err);
 
 /* Canonical, deterministic text form of a plan (golden tests, fuzzer round trip).

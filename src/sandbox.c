@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "caps.h"
+#include "cgroup.h"
 #include "launch.h"
 #include "landlock.h"
 #include "reaper.h"
@@ -43,6 +44,7 @@ struct monitor {
 	struct landlock_desc landlock;
 	struct supervisor sup; /* signals, timeout (inactive without those options) */
 	int wait_status;       /* the command's raw wait status, once known */
+	struct cgroup cg;      /* the sandbox's cgroup (cg.fd -1: no limits) */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -137,6 +139,8 @@ static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_e
 	if (r < 0)
 		return r;
 	info.landlock = mon->has_landlock ? &mon->landlock : NULL;
+	info.cgroup = mon->cg.fd >= 0 ? mon->cg.path : NULL;
+	info.limits = &plan->limits;
 	if (plan->sync.info_fd >= 0) {
 		r = status_write_info(plan->sync.info_fd, &info, err);
 		close(plan->sync.info_fd);
@@ -194,8 +198,8 @@ static void close_monitor_fds(struct monitor *mon)
 	const struct plan *plan = mon->plan;
 	int keep[] = { mon->error_fd, mon->status_fd,  plan->sync.json_status_fd,
 		       mon->life_fd,  mon->sup.sig_fd, mon->sup.timer_fd };
-	int clean[ARRAY_SIZE(keep)];
-	size_t n = 0;
+	int clean[ARRAY_SIZE(keep) + CGROUP_MAX_FDS];
+	size_t n = cgroup_fds(&mon->cg, clean);
 
 	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
 		if (keep[i] >= 0)
@@ -230,14 +234,21 @@ static int monitor_end(struct monitor *mon, int status, bool ran)
 {
 	const struct plan *plan = mon->plan;
 	int fd = plan->sync.json_status_fd;
+	struct cgroup_usage usage;
 
 	supervise_finish(&mon->sup);
 	if (mon->sup.timed_out)
 		status = SANDBOX_TIMEOUT_STATUS;
 	if (!ran || fd < 0)
 		return status;
+	/* What the sandbox used is final once nothing of it runs. */
+	if (mon->cg.fd >= 0) {
+		(void)cgroup_drain(&mon->cg);
+		cgroup_read_usage(&mon->cg, &usage);
+	}
 	if (supervise_in_use(plan))
-		(void)status_write_end(fd, status, mon->wait_status, mon->sup.timed_out, NULL);
+		(void)status_write_end(fd, status, mon->wait_status, mon->sup.timed_out,
+				       mon->cg.fd >= 0 ? &usage : NULL, NULL);
 	else
 		(void)status_write_exit(fd, status, NULL);
 	return status;
@@ -476,6 +487,7 @@ static int monitor_supervised(struct monitor *mon, const struct setup_ctx *ctx,
 	int r;
 
 	mon->sup.cred_fd = watches_command(ctx) ? mon->error_fd : -1;
+	mon->sup.cgroup_fd = mon->cg.fd;
 	mon->sup.tty = ctx->tty_foreground;
 	r = supervise_start(&mon->sup, plan, mon->child, setup_command_depth(ctx), err);
 	if (r < 0) {
@@ -524,35 +536,59 @@ static void hold_closed_fds(const struct plan *plan)
 			close(end[k]);
 }
 
-int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
+/* The sandbox's first process, in its cgroup when there are limits: clone3 puts it there
+ * at birth, and the cgroup namespace is then made by the child (setup_ctx.late_cgroupns). */
+static pid_t spawn_child(struct monitor *mon, struct setup_ctx *ctx, struct nsrun_error *err)
 {
-	struct setup_ctx ctx = { 0 };
-	struct monitor mon = { .plan = plan, .status_fd = -1, .life_fd = -1 };
-	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+	pid_t pid;
+
+	if (mon->cg.fd < 0) {
+		pid = sys_clone_fork(ctx->clone_flags);
+		return pid < 0 ? clone_error(errno, err) : pid;
+	}
+	ctx->late_cgroupns = (ctx->clone_flags & CLONE_NEWCGROUP) != 0;
+	pid = sys_clone3_into_cgroup(ctx->clone_flags & ~(unsigned long)CLONE_NEWCGROUP,
+				     mon->cg.fd);
+	if (pid >= 0)
+		return pid;
+	if (errno == ENOSYS || errno == E2BIG || errno == EINVAL) {
+		error_set(err, 0,
+			  "This kernel cannot start a process in a cgroup (clone3 with "
+			  "CLONE_INTO_CGROUP, Linux 5.7): the limits cannot be applied");
+	} else if (errno == EACCES || errno == EPERM || errno == ENOENT || errno == EBUSY) {
+		error_set(err, errno,
+			  "Can't start the sandbox in the cgroup %s (nsrun's cgroup and it must "
+			  "be under one delegated to you)",
+			  mon->cg.path);
+	} else {
+		return clone_error(errno, err);
+	}
+	err->status = CGROUP_EXIT_STATUS;
+	return -1;
+}
+
+static int run_monitored(struct monitor *mon, struct setup_ctx *ctx, pid_t caller,
+			 struct nsrun_error *err)
+{
+	const struct plan *plan = mon->plan;
 	int errp[2], gop[2], stp[2], life[2];
 	int r;
 
-	/* As soon as the options are known; a caller that died while they were read
-	 * (--args FD) shows as a new parent. Dying before nsrun runs at all is the
-	 * caller's to cover (PR_SET_PDEATHSIG before exec, e.g. setpriv --pdeathsig KILL). */
-	hold_closed_fds(plan);
-	track_caller(plan, caller);
-	r = prepare_ctx(plan, &ctx, err);
+	r = prepare_ctx(plan, ctx, err);
 	if (r < 0)
 		return r;
 	/* Fail closed before anything runs when the boundary cannot be built here. */
 	if (plan->landlock.enabled) {
-		r = landlock_describe(&plan->landlock, &mon.landlock, err);
+		r = landlock_describe(&plan->landlock, &mon->landlock, err);
 		if (r < 0)
 			return r;
-		mon.has_landlock = true;
+		mon->has_landlock = true;
 	}
-	ctx.old_cwd = cwd;
-	ctx.proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (ctx.proc_fd < 0)
+	ctx->proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ctx->proc_fd < 0)
 		return error_set(err, errno, "Can't open /proc");
 	if (plan->landlock.only)
-		return run_in_place(&ctx, caller, err);
+		return run_in_place(ctx, caller, err);
 	r = join_namespaces(plan, err);
 	if (r < 0)
 		return r;
@@ -562,26 +598,27 @@ int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 	/* Joining a user namespace changed the credentials, which clears the signal. */
 	if (plan->ns.userns_fd >= 0)
 		track_caller(plan, caller);
-	r = monitor_pipes(&ctx, errp, stp, gop, err);
+	r = monitor_pipes(ctx, errp, stp, gop, err);
 	if (r < 0)
 		return r;
-	r = monitor_identity(plan, &ctx, life, err);
+	r = monitor_identity(plan, ctx, life, err);
 	if (r < 0)
 		return r;
-	mon.child = sys_clone_fork(ctx.clone_flags);
-	if (mon.child < 0)
-		return clone_error(errno, err);
-	if (mon.child == 0) {
+	mon->child = spawn_child(mon, ctx, err);
+	if (mon->child < 0)
+		return -EIO;
+	if (mon->child == 0) {
+		cgroup_close_in_child(&mon->cg);
 		if (life[1] >= 0)
 			close(life[1]);
 		close(errp[0]);
 		if (gop[1] >= 0)
 			close(gop[1]);
 		close(stp[0]);
-		ctx.error_fd = errp[1];
-		ctx.go_fd = gop[0];
-		ctx.status_fd = stp[1];
-		setup_child(&ctx);
+		ctx->error_fd = errp[1];
+		ctx->go_fd = gop[0];
+		ctx->status_fd = stp[1];
+		setup_child(ctx);
 	}
 	close(errp[1]);
 	if (gop[0] >= 0)
@@ -589,9 +626,34 @@ int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 	close(stp[1]);
 	if (life[0] >= 0)
 		close(life[0]);
-	mon.life_fd = life[1];
-	mon.error_fd = errp[0];
-	mon.go_fd = gop[1];
-	mon.status_fd = stp[0];
-	return monitor_supervised(&mon, &ctx, err);
+	mon->life_fd = life[1];
+	mon->error_fd = errp[0];
+	mon->go_fd = gop[1];
+	mon->status_fd = stp[0];
+	return monitor_supervised(mon, ctx, err);
+}
+
+int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
+{
+	struct setup_ctx ctx = { 0 };
+	struct monitor mon = { .plan = plan, .status_fd = -1, .life_fd = -1, .cg = CGROUP_INIT };
+	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+	int r;
+
+	/* As soon as the options are known; a caller that died while they were read
+	 * (--args FD) shows as a new parent. Dying before nsrun runs at all is the
+	 * caller's to cover (PR_SET_PDEATHSIG before exec, e.g. setpriv --pdeathsig KILL). */
+	hold_closed_fds(plan);
+	track_caller(plan, caller);
+	/* First, while nsrun is nobody's subreaper: the guard that removes the cgroup if
+	 * nsrun dies must not stay nsrun's descendant. */
+	if (plan_has_limits(plan)) {
+		r = cgroup_create(&plan->limits, &mon.cg, err);
+		if (r < 0)
+			return r;
+	}
+	ctx.old_cwd = cwd;
+	r = run_monitored(&mon, &ctx, caller, err);
+	cgroup_remove(&mon.cg);
+	return r;
 }

@@ -36,6 +36,9 @@ struct setup_ctx {
 	pid_t expected_ppid;
 	const char *old_cwd; /* nsrun's cwd, or NULL */
 	bool tty_foreground; /* take the terminal's foreground (supervise_tty_wanted) */
+	/* Born in its cgroup by clone3, which roots a new cgroup namespace at the parent's
+	 * cgroup: the namespace is made first thing instead, rooted at the sandbox's own. */
+	bool late_cgroupns;
 };
 
 /* Frame written on the error pipe by the payload just before exec. */

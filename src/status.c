@@ -87,6 +87,27 @@ static char *append_str(char *s, const char *sep, const char *key, const char *v
 	return r;
 }
 
+/* The limits as the cgroup's files hold them (cpu-max: microseconds per period). */
+static char *limit_fields(char *s, const char *sep, const struct status_info *info)
+{
+	const struct limits_config *l = info->limits;
+	_cleanup_free_ char *cpu = NULL;
+
+	s = append_str(s, sep, "cgroup", info->cgroup);
+	if (l->has_memory_max)
+		s = append(s, sep, "memory-max", l->memory_max);
+	if (l->has_memory_max || l->has_memory_swap_max)
+		s = append(s, sep, "memory-swap-max",
+			   l->has_memory_swap_max ? l->memory_swap_max : 0);
+	if (l->has_pids_max)
+		s = append(s, sep, "pids-max", l->pids_max);
+	if (l->has_cpu_max) {
+		cpu = xasprintf("%" PRIu64 " %d", l->cpu_quota_us, LIMITS_CPU_PERIOD_US);
+		s = append_str(s, sep, "cpu-max", cpu);
+	}
+	return s;
+}
+
 static char *format_fields(const struct status_info *info, const char *sep)
 {
 	char *s = xasprintf("\"child-pid\": %d", (int)info->child_pid);
@@ -107,6 +128,8 @@ static char *format_fields(const struct status_info *info, const char *sep)
 		s = append_str(s, sep, "landlock-truncate", landlock_truncate_name(info->landlock));
 		s = append_str(s, sep, "landlock-threads", landlock_threads_name(info->landlock));
 	}
+	if (info->cgroup)
+		s = limit_fields(s, sep, info);
 	return s;
 }
 
@@ -135,14 +158,33 @@ char *status_format_command(pid_t command_pid)
 }
 
 /* nsrun's final document: bwrap's exit-code first, then how the command ended. */
-char *status_format_end(int exit_code, int wait_status, bool timed_out)
+/* The cgroup's keys: OOM kills, whether the command was one of them (SIGKILL while the
+ * cgroup counted one, not the deadline's), and the peak where the kernel keeps it. */
+static char *usage_fields(const struct cgroup_usage *u, int wait_status, bool timed_out)
+{
+	bool killed = WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGKILL && !timed_out;
+	_cleanup_free_ char *oom =
+		u->has_events ?
+			xasprintf(", \"oom-kills\": %" PRIu64 ", \"oom-killed\": %s", u->oom_kills,
+				  killed && u->oom_kills > 0 ? "true" : "false") :
+			xstrdup("");
+	_cleanup_free_ char *peak =
+		u->has_peak ? xasprintf(", \"memory-peak\": %" PRIu64, u->memory_peak) :
+			      xstrdup("");
+
+	return xasprintf("%s%s", oom, peak);
+}
+
+char *status_format_end(int exit_code, int wait_status, bool timed_out,
+			const struct cgroup_usage *u)
 {
 	bool sig = WIFSIGNALED(wait_status);
+	_cleanup_free_ char *mem = u ? usage_fields(u, wait_status, timed_out) : NULL;
 
-	return xasprintf("{ \"exit-code\": %d, \"%s\": %d, \"timed-out\": %s }\n", exit_code,
+	return xasprintf("{ \"exit-code\": %d, \"%s\": %d, \"timed-out\": %s%s }\n", exit_code,
 			 sig ? "exit-signal" : "exit-status",
 			 sig ? WTERMSIG(wait_status) : WEXITSTATUS(wait_status),
-			 timed_out ? "true" : "false");
+			 timed_out ? "true" : "false", mem ? mem : "");
 }
 
 static int write_text(int fd, char *text, const char *what, struct nsrun_error *err)
@@ -173,9 +215,10 @@ int status_write_command(int fd, pid_t command_pid, struct nsrun_error *err)
 }
 
 int status_write_end(int fd, int exit_code, int wait_status, bool timed_out,
-		     struct nsrun_error *err)
+		     const struct cgroup_usage *u, struct nsrun_error *err)
 {
-	return write_text(fd, status_format_end(exit_code, wait_status, timed_out), "info_fd", err);
+	return write_text(fd, status_format_end(exit_code, wait_status, timed_out, u), "info_fd",
+			  err);
 }
 
 int status_write_exit(int fd, int exit_code, struct nsrun_error *err)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cgroup.h"
 #include "error.h"
 #include "landlock.h"
 
@@ -26,6 +27,8 @@ struct status_info {
 	struct status_ns ns[STATUS_MAX_NS]; /* in bwrap's order */
 	size_t n_ns;
 	const struct landlock_desc *landlock; /* NULL: no Landlock fields */
+	const char *cgroup;		      /* the sandbox's cgroup, NULL: no limit fields */
+	const struct limits_config *limits;
 };
 
 /* In the sandbox's first process, before it waits for the monitor: the namespaces it
@@ -45,7 +48,8 @@ char *status_format_exit(int exit_code);		  /* { "exit-code": N } + '\n' */
 /* With the supervision options: { "command-pid": N }, and the final document
  * { "exit-code": N, "exit-status": S | "exit-signal": SIG, "timed-out": BOOL }. */
 char *status_format_command(pid_t command_pid);
-char *status_format_end(int exit_code, int wait_status, bool timed_out);
+char *status_format_end(int exit_code, int wait_status, bool timed_out,
+			const struct cgroup_usage *u);
 
 /* Write the formatted record to fd. */
 int status_write_info(int fd, const struct status_info *info, struct nsrun_error *err);
@@ -53,4 +57,4 @@ int status_write_json(int fd, const struct status_info *info, struct nsrun_error
 int status_write_exit(int fd, int exit_code, struct nsrun_error *err);
 int status_write_command(int fd, pid_t command_pid, struct nsrun_error *err);
 int status_write_end(int fd, int exit_code, int wait_status, bool timed_out,
-		     struct nsrun_error *err);
+		     const struct cgroup_usage *u, struct nsrun_error *err);

@@ -144,6 +144,49 @@ static int rlimit_value(const char *s, size_t len, uint64_t *v)
 	return 0;
 }
 
+int supervise_parse_size(const char *s, uint64_t *ret)
+{
+	uint64_t v;
+
+	if (!s || strcmp(s, "unlimited") == 0 || strcmp(s, "infinity") == 0 ||
+	    rlimit_value(s, strlen(s), &v) < 0)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+int supervise_parse_cpu(const char *s, uint64_t *ret_quota_us)
+{
+	uint64_t whole = 0, frac = 0, scale = 1, q;
+	const char *p = s;
+
+	if (!s || (!is_digit(*s) && *s != '.'))
+		return -EINVAL;
+	if (is_digit(*p) && !(p = digits(p, SUPERVISE_MAX_CPUS, &whole)))
+		return -ERANGE;
+	if (*p == '.') {
+		p++;
+		if (!is_digit(*p))
+			return -EINVAL;
+		/* cpu.max counts microseconds of a 100 ms period: 5 decimals are exact. */
+		for (; is_digit(*p); p++)
+			if (scale < LIMITS_CPU_PERIOD_US) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				scale *= 10;
+			} else if (*p != '0') {
+				return -EINVAL;
+			}
+	}
+	if (*p)
+		return -EINVAL;
+	q = whole * LIMITS_CPU_PERIOD_US + frac * (LIMITS_CPU_PERIOD_US / scale);
+	/* The kernel's smallest quota is 1 ms. */
+	if (q < 1000 || q > SUPERVISE_MAX_CPUS * LIMITS_CPU_PERIOD_US)
+		return -ERANGE;
+	*ret_quota_us = q;
+	return 0;
+}
+
 static int rlimit_resource(const char *s, size_t len)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(rlimit_names); i++)

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "supervise-parse.h"
 #include "syscall.h"
 #include "util.h"
@@ -43,7 +44,8 @@ bool supervise_in_use(const struct plan *plan)
 {
 	const struct supervise_config *c = &plan->sup;
 
-	return c->forward_signals || c->timeout_ms > 0 || c->n_rlimits > 0 || c->netns_fd >= 0;
+	return c->forward_signals || c->timeout_ms > 0 || c->n_rlimits > 0 || c->netns_fd >= 0 ||
+	       plan_has_limits(plan);
 }
 
 /* --timeout finds the sandbox's processes in /proc by their parents: a /proc of another
@@ -352,6 +354,8 @@ static void kill_sandbox(struct supervisor *sup)
 	uint64_t end = now_ms() + SUPERVISE_KILL_WAIT_MS;
 
 	sup->stage = SUPERVISE_KILL;
+	/* The cgroup holds every process of the sandbox, whatever they did to the tree. */
+	cgroup_kill(sup->cgroup_fd);
 	/* Bounded in time: a process stuck in the kernel (state D) may take a while. */
 	while (signal_sandbox(sup, SIGKILL) > 0 && now_ms() < end)
 		nanosleep(&ms, NULL);

@@ -31,6 +31,7 @@ struct supervisor {
 	int sig_fd;	   /* signalfd of the forwarded signals, or -1 */
 	int timer_fd;	   /* timerfd of --timeout, then of --kill-after, or -1 */
 	int cred_fd;	   /* the error channel when it is a socket passing credentials, or -1 */
+	int cgroup_fd;	   /* the sandbox's cgroup (--memory-max ...), or -1 */
 	pid_t last_writer; /* who wrote the last data read from cred_fd, as seen from here */
 	bool tty;	   /* the sandbox has the terminal: a stopped command stops nsrun */
 	enum supervise_stage stage;

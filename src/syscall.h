@@ -277,6 +277,29 @@ static inline pid_t sys_clone_fork(unsigned long flags)
 	return (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
 }
 
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+/* clone3's arguments up to cgroup (CLONE_ARGS_SIZE_VER2, Linux 5.7); the 6.1 headers
+ * have the struct, older ones do not, so it is spelled out. */
+struct nsrun_clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
+};
+
+/* fork(2) with CLONE_* flags, the child born in the cgroup CGROUP_FD (no migration, so
+ * nothing of it ever runs outside). flags' low byte is the exit signal, as for clone. */
+static inline pid_t sys_clone3_into_cgroup(unsigned long flags, int cgroup_fd)
+{
+	struct nsrun_clone_args a = { 0 };
+
+	a.flags = (flags & ~0xffUL) | CLONE_INTO_CGROUP;
+	a.exit_signal = flags & 0xff;
+	a.cgroup = (uint64_t)cgroup_fd;
+	return (pid_t)syscall(__NR_clone3, &a, sizeof(a));
+}
+
 static inline int sys_landlock_create_ruleset(const void *attr, size_t size, __u32 flags)
 {
 	return (int)syscall(__NR_landlock_create_ruleset, attr, size, flags);

@@ -269,6 +269,115 @@ case_doctor() {
 	fi
 }
 
+# cgroup v2 limits (issue 22), root with nsrun's default parent (<hierarchy>/nsrun) and
+# uid 65534 with a delegated cgroup (--cgroup-parent), run from inside it as systemd's
+# delegation would place the caller. Each check runs the hog, the fork bomb or the busy
+# loop for real and reads the outcome from the kernel's side.
+CGD=/sys/fs/cgroup/nsrun-checks
+cg_setup() {
+	[ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ] || return 1
+	echo "+memory +pids +cpu" >/sys/fs/cgroup/cgroup.subtree_control || return 1
+	mkdir -p "$CGD/caller" "$CGD/scope" && echo "+memory +pids +cpu" >"$CGD/cgroup.subtree_control" &&
+		chown -R $UNPRIV:$UNPRIV "$CGD"
+}
+# Becomes nsrun (as MODE's user) in the caller's cgroup, the delegated one for uid 65534;
+# run it in a subshell (cg_nsrun, or with &: then $! is nsrun's pid).
+cg_exec() {
+	if [ "$MODE" = unpriv ]; then
+		echo "$BASHPID" >"$CGD/caller/cgroup.procs" || exit 1
+		exec setpriv --reuid=$UNPRIV --regid=$UNPRIV --clear-groups -- "$BIN/nsrun" \
+			--cgroup-parent "$CGD" "$@"
+	fi
+	exec "$BIN/nsrun" "$@"
+}
+cg_nsrun() { (cg_exec "$@"); }
+cg_parent() { if [ "$MODE" = unpriv ]; then echo "$CGD"; else echo /sys/fs/cgroup/nsrun; fi; }
+# Waits up to 20 s for nothing of a sandbox to be left: its cgroup and the process NAME.
+cg_gone() {
+	for _ in $(seq 200); do
+		[ ! -e "$1" ] && ! pgrep -f "$2" >/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+case_cgroup() {
+	local st="$TMP/cg-status" out rc peak pid
+	local sb=("${SB[@]}" --unshare-all --die-with-parent)
+	out=$(cg_nsrun "${sb[@]}" --memory-max 64M --json-status-fd 3 -- \
+		python3 -c "x = b'a' * (200 << 20); print('survived')" 3>"$st" 2>&1)
+	rc=$?
+	check_eq "--memory-max 64M: a 200M hog is OOM-killed (137)" "137 " "$rc $out"
+	check_match "--memory-max: the status says it was killed for memory" \
+		'"oom-kills": [1-9][0-9]*, "oom-killed": true' "$(cat "$st")"
+	peak=$(sed -n 's/.*"memory-peak": \([0-9]*\).*/\1/p' "$st")
+	if [ -n "$peak" ]; then
+		check_eq "--memory-max: memory.peak stays at or below the limit" yes \
+			"$([ "$peak" -le $((64 << 20)) ] && [ "$peak" -gt $((32 << 20)) ] && echo yes || echo "$peak")"
+	fi
+	out=$(cg_nsrun "${sb[@]}" --memory-max 64M --json-status-fd 3 -- \
+		python3 -c "x = b'a' * (16 << 20); print('ok')" 3>"$st" 2>&1)
+	check_eq "--memory-max 64M: 16M runs" "0 ok" "$? $out"
+	check_match "--memory-max: the status shows the limit and no OOM kill" \
+		'"memory-max": 67108864, "memory-swap-max": 0 .*"oom-kills": 0, "oom-killed": false' \
+		"$(tr '\n' ' ' <"$st")"
+	out=$(cg_nsrun "${sb[@]}" --pids-max 10 -- python3 -c '
+import os, time
+n = 0
+try:
+    while n < 100:
+        if os.fork() == 0:
+            time.sleep(5)
+            os._exit(0)
+        n += 1
+except OSError as e:
+    print("stopped", e.errno, n < 10)' 2>&1)
+	check_eq "--pids-max 10: a fork bomb stops (EAGAIN) below 10" "0 stopped 11 True" "$? $out"
+	out=$(cg_nsrun "${sb[@]}" --cpu-max 0.25 -- python3 -c '
+import time
+t = time.time(); c = time.process_time()
+while time.time() - t < 3: pass
+s = (time.process_time() - c) / (time.time() - t)
+print("share", "ok" if 0.15 <= s <= 0.35 else s)' 2>&1)
+	check_eq "--cpu-max 0.25: a busy loop gets 0.15-0.35 of a CPU" "0 share ok" "$? $out"
+	out=$(cg_nsrun "${sb[@]}" --pids-max 50 -- cat /proc/self/cgroup 2>&1)
+	check_eq "--unshare-all with a limit: the cgroup namespace is rooted at the sandbox's cgroup" \
+		"0 0::/" "$? $out"
+	cg_exec "${sb[@]}" --pids-max 50 -- sleep 1001 >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -d "$(cg_parent)/nsrun-$pid" ] && pgrep -f "sleep 1001" >/dev/null && break
+		sleep 0.1
+	done
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	check_eq "SIGKILLed nsrun: its guard removes the cgroup and what ran in it" yes \
+		"$(if cg_gone "$(cg_parent)/nsrun-$pid" "sleep 1001"; then echo yes; else ls "$(cg_parent)"; fi)"
+	out=$(cg_nsrun "${sb[@]}" --pids-max 50 --timeout 1 -- \
+		sh -c 'setsid sleep 1002 & sleep 1003' 2>&1)
+	check_eq "--timeout with a limit: 124, and the daemon it started is gone" "124 yes" \
+		"$? $(cg_gone /nonexistent "sleep 100[23]" && echo yes)"
+	check_eq "no cgroup of nsrun's is left in $(cg_parent)" "" \
+		"$(find "$(cg_parent)" -mindepth 1 -maxdepth 1 -type d -name 'nsrun-*')"
+}
+case_cgroup_sources() {
+	local out
+	MODE=root
+	out=$("$BIN/nsrun" --ro-bind / / --pids-max 9 --cgroup-parent /tmp true 2>&1)
+	check_match "--cgroup-parent outside cgroup v2: refused, 126" \
+		"^126 nsrun: --cgroup-parent /tmp: not a directory of the cgroup v2 hierarchy" "$? $out"
+	MODE=unpriv
+	out=$(as_user "$BIN/nsrun" --ro-bind / / --pids-max 9 true 2>&1)
+	check_match "no delegated cgroup: refused, 126, with what to do" \
+		"^126 nsrun: No cgroup for the limits: .*systemd-run --user --scope -p Delegate=yes" \
+		"$? $out"
+	# systemd-run --user --scope -p Delegate=yes: nsrun alone in a delegated cgroup.
+	out=$( (echo "$BASHPID" >"$CGD/scope/cgroup.procs" && exec setpriv --reuid=$UNPRIV \
+		--regid=$UNPRIV --clear-groups -- "$BIN/nsrun" --ro-bind / / --unshare-all \
+		--pids-max 9 -- cat /proc/self/cgroup) 2>&1)
+	check_eq "nsrun's own delegated cgroup as the parent: runs" "0 0::/" "$? $out"
+	check_eq "... and leaves nothing in it" "" "$(find "$CGD/scope" -mindepth 1 -type d)"
+}
+
 # The AppArmor profile (packaging/apparmor/nsrun, loaded for real; these kernels have no
 # user namespace mediation, so what is checked is the hand-over, the part a profile can
 # get wrong): code the caller preloads runs under the entry profile only, never under the
@@ -372,6 +481,17 @@ for MODE in root unpriv; do
 		LEGACY=
 	fi
 done
+if cg_setup; then
+	for MODE in root unpriv; do
+		case_cgroup
+	done
+	case_cgroup_sources
+	find "$CGD" -depth -type d -exec rmdir {} + 2>/dev/null
+else
+	MODE=root
+	out=$("$BIN/nsrun" --ro-bind / / --pids-max 9 true 2>&1)
+	check_match "no cgroup v2 controllers: --pids-max refused, 126" "^126 nsrun: " "$? $out"
+fi
 case_apparmor
 rm -rf "$TMP"
 echo "1..$N"

@@ -149,6 +149,38 @@ static int parse(const char *const *args, struct plan *plan, struct nsrun_error 
 	return cli_parse((int)n, argv, &io, plan, err);
 }
 
+static void test_limits_values(void **state)
+{
+	static const struct {
+		const char *s;
+		uint64_t v;
+	} sizes[] = { { "1", 1 }, { "512M", 512ull << 20 }, { "2G", 2ull << 30 }, { "3K", 3072 } },
+	  cpus[] = { { "0.5", 50000 },
+		     { "2", 200000 },
+		     { "0.01", 1000 },
+		     { "1.25", 125000 },
+		     { "0.00001e", 0 } /* bad */ };
+	static const char *const bad_sizes[] = { "", "1.5G", "-1", "1X", "unlimited", "max", "1GB" };
+	static const char *const bad_cpus[] = { "",   "0",    "0.009", "-1",
+						"1.", "4097", "0.5s",  "0.000001" };
+	uint64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		assert_int_equal(supervise_parse_size(sizes[i].s, &v), 0);
+		assert_int_equal(v, sizes[i].v);
+	}
+	for (size_t i = 0; i + 1 < ARRAY_SIZE(cpus); i++) {
+		assert_int_equal(supervise_parse_cpu(cpus[i].s, &v), 0);
+		assert_int_equal(v, cpus[i].v);
+	}
+	assert_true(supervise_parse_cpu(cpus[ARRAY_SIZE(cpus) - 1].s, &v) < 0);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_sizes); i++)
+		assert_true(supervise_parse_size(bad_sizes[i], &v) < 0);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_cpus); i++)
+		assert_true(supervise_parse_cpu(bad_cpus[i], &v) < 0);
+}
+
 static void test_cli_rules(void **state)
 {
 	static const struct {
@@ -169,6 +201,11 @@ static void test_cli_rules(void **state)
 		{ { "--landlock-only", "--timeout", "1", "true" },
 		  "--landlock-only cannot be combined with --timeout" },
 		{ { "--landlock-only", "--rlimit", "nofile=10", "true" }, NULL },
+		{ { "--landlock-only", "--memory-max", "1G", "true" },
+		  "--landlock-only cannot be combined with --memory-max" },
+		{ { "--cgroup-parent", "/sys/fs/cgroup/x", "true" },
+		  "--cgroup-parent requires a limit" },
+		{ { "--cgroup-parent", "/sys/fs/cgroup/x", "--pids-max", "9", "true" }, NULL },
 	};
 
 	(void)state;
@@ -192,10 +229,10 @@ static void test_cli_rules(void **state)
 static void test_cli_errors(void **state)
 {
 	static const char *const bad[][4] = {
-		{ "--timeout", "soon", "true" },
-		{ "--kill-after", "-1", "true" },
-		{ "--rlimit", "nofile=lots", "true" },
-		{ "--netns", "x", "true" },
+		{ "--timeout", "soon", "true" },       { "--kill-after", "-1", "true" },
+		{ "--rlimit", "nofile=lots", "true" }, { "--netns", "x", "true" },
+		{ "--memory-max", "512", "true" },     { "--memory-max", "lots", "true" },
+		{ "--pids-max", "1", "true" },	       { "--cpu-max", "0", "true" },
 	};
 
 	(void)state;
@@ -212,11 +249,31 @@ static void test_cli_errors(void **state)
 /* plan_to_argv gives back the same plan, durations and partial limits included. */
 static void test_round_trip(void **state)
 {
-	static const char *const args[] = {
-		"--forward-signals", "--timeout", "1.0005",   "--kill-after",  "0",
-		"--rlimit",	     "nofile=16", "--rlimit", "as=:unlimited", "--rlimit",
-		"nproc=5:",	     "--netns",	  "9",	      "true",	       NULL
-	};
+	static const char *const args[] = { "--forward-signals",
+					    "--timeout",
+					    "1.0005",
+					    "--kill-after",
+					    "0",
+					    "--rlimit",
+					    "nofile=16",
+					    "--rlimit",
+					    "as=:unlimited",
+					    "--rlimit",
+					    "nproc=5:",
+					    "--netns",
+					    "9",
+					    "--memory-max",
+					    "1G",
+					    "--memory-swap-max",
+					    "0",
+					    "--pids-max",
+					    "64",
+					    "--cpu-max",
+					    "0.33333",
+					    "--cgroup-parent",
+					    "/sys/fs/cgroup/a b",
+					    "true",
+					    NULL };
 	struct nsrun_error err = { 0 };
 	struct plan a, b;
 	char **argv;
@@ -233,6 +290,8 @@ static void test_round_trip(void **state)
 	assert_non_null(strstr(fa, "sup.timeout_ms=1001\n"));
 	assert_non_null(strstr(fa, "sup.kill_after_ms=0\n"));
 	assert_non_null(strstr(fa, "sup.rlimit[2]=nproc soft=5\n"));
+	assert_non_null(strstr(fa, "limits.memory_swap_max=0\n"));
+	assert_non_null(strstr(fa, "limits.cpu_quota_us=33333\n"));
 	free(fa);
 	free(fb);
 	strv_free(argv);
@@ -242,27 +301,43 @@ static void test_round_trip(void **state)
 
 static void test_status_documents(void **state)
 {
+	struct cgroup_usage oom = {
+		.has_peak = true, .memory_peak = 4096, .has_events = true, .oom_kills = 1
+	};
 	char *s;
 
 	(void)state;
 	s = status_format_command(4242);
 	assert_string_equal(s, "{ \"command-pid\": 4242 }\n");
 	free(s);
-	s = status_format_end(124, SIGKILL, true); /* a wait status: killed by SIGKILL */
+	s = status_format_end(124, SIGKILL, true, NULL); /* a wait status: killed by SIGKILL */
 	assert_string_equal(s, "{ \"exit-code\": 124, \"exit-signal\": 9, \"timed-out\": true }\n");
 	free(s);
-	s = status_format_end(3, 3 << 8, false);
+	s = status_format_end(3, 3 << 8, false, NULL);
 	assert_string_equal(s, "{ \"exit-code\": 3, \"exit-status\": 3, \"timed-out\": false }\n");
+	free(s);
+	/* Killed while the cgroup counted an OOM kill: for memory; by the deadline: not. */
+	s = status_format_end(137, SIGKILL, false, &oom);
+	assert_string_equal(s, "{ \"exit-code\": 137, \"exit-signal\": 9, \"timed-out\": false, "
+			       "\"oom-kills\": 1, \"oom-killed\": true, \"memory-peak\": 4096 }\n");
+	free(s);
+	s = status_format_end(124, SIGKILL, true, &oom);
+	assert_non_null(strstr(s, "\"oom-killed\": false"));
+	free(s);
+	oom.has_events = oom.has_peak = false; /* no memory controller (--pids-max alone) */
+	s = status_format_end(0, 0, false, &oom);
+	assert_string_equal(s, "{ \"exit-code\": 0, \"exit-status\": 0, \"timed-out\": false }\n");
 	free(s);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_duration_good), cmocka_unit_test(test_duration_bad),
-		cmocka_unit_test(test_rlimit_good),   cmocka_unit_test(test_rlimit_bad),
-		cmocka_unit_test(test_cli_rules),     cmocka_unit_test(test_cli_errors),
-		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_status_documents),
+		cmocka_unit_test(test_duration_good),	 cmocka_unit_test(test_duration_bad),
+		cmocka_unit_test(test_rlimit_good),	 cmocka_unit_test(test_rlimit_bad),
+		cmocka_unit_test(test_limits_values),	 cmocka_unit_test(test_cli_rules),
+		cmocka_unit_test(test_cli_errors),	 cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_status_documents),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

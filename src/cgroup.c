@@ -1,0 +1,624 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cgroup.c: the sandbox's cgroup v2. The parent comes from --cgroup-parent, else for
+ * root from <hierarchy>/nsrun, else from nsrun's own cgroup when it is delegated and
+ * nsrun is alone in it (systemd-run --user --scope -p Delegate=yes): nsrun then moves
+ * itself to a leaf of its own, as cgroup v2 passes controllers on only from cgroups
+ * without processes. The sandbox is cloned straight into its cgroup (clone3), so no
+ * process of it ever runs without the limits.
+ */
+#include "config.h"
+
+#include "cgroup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define CGROUP2_MAGIC 0x63677270
+#define CGROUP_DRAIN_MS 5000
+
+enum { CG_MEMORY = 1u << 0, CG_PIDS = 1u << 1, CG_CPU = 1u << 2 };
+static const char *const controllers[] = { "memory", "pids", "cpu" };
+
+static int closed(struct nsrun_error *err, int r)
+{
+	if (err)
+		err->status = CGROUP_EXIT_STATUS;
+	return r;
+}
+
+static ssize_t read_at(int dfd, const char *name, char *buf, size_t size)
+{
+	_cleanup_close_ int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+static int write_at(int dfd, const char *name, const char *text)
+{
+	_cleanup_close_ int fd = openat(dfd, name, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	/* cgroup files take one write; a short one is an error like any other. */
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+static unsigned wanted(const struct limits_config *l)
+{
+	return (l->has_memory_max || l->has_memory_swap_max ? CG_MEMORY : 0) |
+	       (l->has_pids_max ? CG_PIDS : 0) | (l->has_cpu_max ? CG_CPU : 0);
+}
+
+static bool is_cgroup2(int fd)
+{
+	struct statfs sfs;
+
+	return fstatfs(fd, &sfs) == 0 && sfs.f_type == CGROUP2_MAGIC;
+}
+
+static int open_hierarchy(char *mnt, size_t size, struct nsrun_error *err)
+{
+	static const char *const where[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
+		int fd = open(where[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0 && is_cgroup2(fd)) {
+			snprintf(mnt, size, "%s", where[i]);
+			return fd;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	return closed(err, error_set(err, 0,
+				     "cgroup v2 is not mounted at /sys/fs/cgroup (this host uses "
+				     "cgroup v1): the limits need the unified hierarchy (boot with "
+				     "systemd.unified_cgroup_hierarchy=1)"));
+}
+
+/* nsrun's own cgroup as /proc/self/cgroup's "0::" line names it. */
+static int own_path(char *buf, size_t size)
+{
+	char text[8192];
+	_cleanup_close_ int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+	char *line, *end;
+
+	if (n <= 0)
+		return -EIO;
+	text[n] = '\0';
+	line = strncmp(text, "0::", 3) == 0 ? text : strstr(text, "\n0::");
+	if (!line)
+		return -ENOENT;
+	line += line == text ? 3 : 4;
+	end = strchrnul(line, '\n');
+	snprintf(buf, size, "%.*s", (int)(end - line), line);
+	return 0;
+}
+
+/* Every controller of WANT enabled in DFD's cgroup.subtree_control; ENABLED gets the
+ * ones nsrun turned on. */
+static int enable(int dfd, const char *path, unsigned want, unsigned *enabled,
+		  struct nsrun_error *err)
+{
+	char avail[512], on[512], word[16];
+	int r;
+
+	if (read_at(dfd, "cgroup.controllers", avail, sizeof(avail)) < 0 ||
+	    read_at(dfd, "cgroup.subtree_control", on, sizeof(on)) < 0)
+		return closed(err, error_set(err, errno, "Can't read the controllers of %s", path));
+	for (size_t i = 0; i < ARRAY_SIZE(controllers); i++) {
+		if (!(want & (1u << i)) || has_word(on, controllers[i]))
+			continue;
+		if (!has_word(avail, controllers[i]))
+			return closed(err,
+				      error_set(err, 0,
+						"the %s controller is not available in %s: %s",
+						controllers[i], path,
+						str_has_prefix(path, "/sys/fs/cgroup/unified") ?
+							"this host's cgroup v1 holds it "
+							"(boot with "
+							"systemd.unified_cgroup_hierarchy=1)" :
+							"the cgroup above it must pass it on "
+							"(+controller in its "
+							"cgroup.subtree_control)"));
+		snprintf(word, sizeof(word), "+%s", controllers[i]);
+		r = write_at(dfd, "cgroup.subtree_control", word);
+		if (r == -EBUSY)
+			return closed(err,
+				      error_set(err, 0,
+						"Can't enable the %s controller in %s: it holds "
+						"processes itself, and cgroup v2 passes "
+						"controllers on only from cgroups without any; "
+						"give --cgroup-parent an empty cgroup",
+						controllers[i], path));
+		if (r < 0)
+			return closed(err,
+				      error_set(err, -r, "Can't enable the %s controller in %s",
+						controllers[i], path));
+		if (enabled)
+			*enabled |= 1u << i;
+	}
+	return 0;
+}
+
+static void disable(int dfd, unsigned enabled)
+{
+	char word[16];
+
+	for (size_t i = 0; i < ARRAY_SIZE(controllers); i++)
+		if (enabled & (1u << i)) {
+			snprintf(word, sizeof(word), "-%s", controllers[i]);
+			(void)write_at(dfd, "cgroup.subtree_control", word);
+		}
+}
+
+/* Whether the cgroup DFD holds no process but nsrun itself. */
+static bool alone_in(int dfd)
+{
+	char buf[4096], *p, *end;
+	pid_t self = getpid();
+
+	if (read_at(dfd, "cgroup.procs", buf, sizeof(buf)) < 0)
+		return false;
+	for (p = buf; *p; p = end) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid != self)
+			return false;
+		while (*end == '\n')
+			end++;
+	}
+	return true;
+}
+
+static void monitor_leaf(const struct cgroup *cg, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s-monitor", cg->name);
+}
+
+/* nsrun's own cgroup as the parent: only when it is delegated to the caller and nsrun
+ * is alone in it; nsrun moves to a leaf of its own so that the controllers can pass. */
+static int take_own(struct cgroup *cg, const char *path, struct nsrun_error *err)
+{
+	char leaf[96];
+	_cleanup_close_ int fd = -1;
+
+	if (faccessat(cg->parent_fd, "cgroup.procs", W_OK, 0) < 0 ||
+	    faccessat(cg->parent_fd, "cgroup.subtree_control", W_OK, 0) < 0 ||
+	    !alone_in(cg->parent_fd))
+		return closed(err,
+			      error_set(err, 0,
+					"No cgroup for the limits: nsrun's cgroup %s is not "
+					"delegated to you or holds other processes; run nsrun in a "
+					"scope of its own (systemd-run --user --scope -p "
+					"Delegate=yes nsrun ...) or give --cgroup-parent a cgroup "
+					"directory delegated to you",
+					path));
+	monitor_leaf(cg, leaf, sizeof(leaf));
+	if (mkdirat(cg->parent_fd, leaf, 0755) < 0 && errno != EEXIST)
+		return closed(err,
+			      error_set(err, errno, "Can't create the cgroup %s/%s", path, leaf));
+	fd = openat(cg->parent_fd, leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || write_at(fd, "cgroup.procs", "0") < 0) {
+		int e = errno;
+
+		(void)unlinkat(cg->parent_fd, leaf, AT_REMOVEDIR);
+		return closed(err, error_set(err, e, "Can't move nsrun to the cgroup %s/%s", path,
+					     leaf));
+	}
+	cg->own = true;
+	return 0;
+}
+
+static bool same_dir(int a, int b)
+{
+	struct stat sa, sb;
+
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+static int open_under(int mnt_fd, const char *rel)
+{
+	while (*rel == '/')
+		rel++;
+	return *rel ? openat(mnt_fd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC) :
+		      fcntl(mnt_fd, F_DUPFD_CLOEXEC, 3);
+}
+
+/* Where the sandbox's cgroup is made; PATH gets its name for messages. */
+static int open_parent(const struct limits_config *l, struct cgroup *cg, char *path, size_t size,
+		       struct nsrun_error *err)
+{
+	char mnt[64], own[4000];
+	_cleanup_close_ int mnt_fd = open_hierarchy(mnt, sizeof(mnt), err);
+	_cleanup_close_ int own_fd = -1;
+	int r;
+
+	if (mnt_fd < 0)
+		return mnt_fd;
+	if (own_path(own, sizeof(own)) == 0)
+		own_fd = open_under(mnt_fd, own);
+	if (l->cgroup_parent) {
+		snprintf(path, size, "%s", l->cgroup_parent);
+		cg->parent_fd = open(l->cgroup_parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cg->parent_fd < 0)
+			return closed(err, error_set(err, errno, "--cgroup-parent %s", path));
+		if (!is_cgroup2(cg->parent_fd))
+			return closed(err, error_set(err, 0,
+						     "--cgroup-parent %s: not a directory of the "
+						     "cgroup v2 hierarchy (%s)",
+						     path, mnt));
+		return own_fd >= 0 && same_dir(own_fd, cg->parent_fd) ? take_own(cg, path, err) : 0;
+	}
+	if (geteuid() == 0) {
+		r = enable(mnt_fd, mnt, wanted(l), NULL, err);
+		if (r < 0)
+			return r;
+		snprintf(path, size, "%s/nsrun", mnt);
+		if (mkdirat(mnt_fd, "nsrun", 0755) < 0 && errno != EEXIST)
+			return closed(err,
+				      error_set(err, errno, "Can't create the cgroup %s", path));
+		cg->parent_fd = openat(mnt_fd, "nsrun", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (cg->parent_fd < 0)
+			return closed(err, error_set(err, errno, "Can't open the cgroup %s", path));
+		return 0;
+	}
+	snprintf(path, size, "%s%s", mnt, strcmp(own, "/") == 0 ? "" : own);
+	if (own_fd < 0)
+		return closed(err, error_set(err, 0, "Can't find nsrun's own cgroup in %s", mnt));
+	cg->parent_fd = TAKE_FD(own_fd);
+	return take_own(cg, path, err);
+}
+
+static int write_limit(const struct cgroup *cg, const char *file, const char *value, bool optional,
+		       struct nsrun_error *err)
+{
+	int r = write_at(cg->fd, file, value);
+
+	if (r == -ENOENT && optional)
+		return 0;
+	if (r == -ENOENT)
+		return closed(err, error_set(err, 0, "Can't set %s: the kernel has no %s in %s%s",
+					     file, file, cg->path,
+					     strcmp(file, "memory.swap.max") == 0 ?
+						     " (swap accounting is off)" :
+						     ""));
+	if (r < 0)
+		return closed(err, error_set(err, -r, "Can't set %s to %s in %s", file, value,
+					     cg->path));
+	return 0;
+}
+
+static int apply_limits(const struct limits_config *l, const struct cgroup *cg,
+			struct nsrun_error *err)
+{
+	char v[64];
+	int r = 0;
+
+	if (l->has_memory_max) {
+		snprintf(v, sizeof(v), "%" PRIu64, l->memory_max);
+		r = write_limit(cg, "memory.max", v, false, err);
+	}
+	/* --memory-max means memory: a command that may swap out is not stopped at it. */
+	if (r == 0 && (l->has_memory_max || l->has_memory_swap_max)) {
+		snprintf(v, sizeof(v), "%" PRIu64, l->has_memory_swap_max ? l->memory_swap_max : 0);
+		r = write_limit(cg, "memory.swap.max", v, !l->has_memory_swap_max, err);
+	}
+	if (r == 0 && l->has_pids_max) {
+		snprintf(v, sizeof(v), "%" PRIu64, l->pids_max);
+		r = write_limit(cg, "pids.max", v, false, err);
+	}
+	if (r == 0 && l->has_cpu_max) {
+		snprintf(v, sizeof(v), "%" PRIu64 " %d", l->cpu_quota_us, LIMITS_CPU_PERIOD_US);
+		r = write_limit(cg, "cpu.max", v, false, err);
+	}
+	return r;
+}
+
+static int make_sandbox_cgroup(struct cgroup *cg, const char *ppath, struct nsrun_error *err)
+{
+	snprintf(cg->path, sizeof(cg->path), "%s/%s", ppath, cg->name);
+	/* A cgroup of that name is an earlier nsrun's with this pid whose guard was killed
+	 * too: empty, or it could not be removed. */
+	if (mkdirat(cg->parent_fd, cg->name, 0755) < 0 &&
+	    (errno != EEXIST || unlinkat(cg->parent_fd, cg->name, AT_REMOVEDIR) < 0 ||
+	     mkdirat(cg->parent_fd, cg->name, 0755) < 0))
+		return closed(err, error_set(err, errno, "Can't create the cgroup %s", cg->path));
+	cg->fd = openat(cg->parent_fd, cg->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg->fd < 0)
+		return closed(err, error_set(err, errno, "Can't open the cgroup %s", cg->path));
+	return 0;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void cgroup_kill(int fd)
+{
+	char buf[8192], *p, *end;
+
+	if (fd < 0 || write_at(fd, "cgroup.kill", "1") == 0)
+		return;
+	/* Before Linux 5.14: frozen, nothing forks while the list is read. */
+	(void)write_at(fd, "cgroup.freeze", "1");
+	if (read_at(fd, "cgroup.procs", buf, sizeof(buf)) < 0)
+		return;
+	for (p = buf; *p; p = end) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0)
+			(void)kill((pid_t)pid, SIGKILL);
+		while (*end == '\n')
+			end++;
+	}
+}
+
+static bool populated(int fd)
+{
+	char buf[256];
+
+	return read_at(fd, "cgroup.events", buf, sizeof(buf)) < 0 || !strstr(buf, "populated 0");
+}
+
+bool cgroup_drain(const struct cgroup *cg)
+{
+	uint64_t end = now_ms() + CGROUP_DRAIN_MS;
+	_cleanup_close_ int ev = -1;
+
+	if (cg->fd < 0)
+		return true;
+	ev = openat(cg->fd, "cgroup.events", O_RDONLY | O_CLOEXEC);
+	while (populated(cg->fd) && now_ms() < end) {
+		struct pollfd pfd = { .fd = ev, .events = POLLPRI };
+
+		cgroup_kill(cg->fd);
+		/* cgroup.events signals a change with POLLPRI; without the fd, a short nap. */
+		(void)poll(&pfd, ev >= 0 ? 1 : 0, 20);
+	}
+	return !populated(cg->fd);
+}
+
+static uint64_t field(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+void cgroup_read_usage(const struct cgroup *cg, struct cgroup_usage *u)
+{
+	char buf[1024];
+
+	memset(u, 0, sizeof(*u));
+	if (cg->fd < 0)
+		return;
+	if (read_at(cg->fd, "memory.peak", buf, sizeof(buf)) > 0) {
+		u->has_peak = true;
+		u->memory_peak = strtoull(buf, NULL, 10);
+	}
+	if (read_at(cg->fd, "memory.events", buf, sizeof(buf)) > 0) {
+		u->has_events = true;
+		u->oom_kills = field(buf, "oom_kill ");
+	}
+}
+
+/* The sandbox's cgroup gone; then, where nsrun took its own cgroup, the controllers
+ * off again and the calling process back in it. */
+static void remove_sandbox(struct cgroup *cg)
+{
+	if (cg->fd >= 0) {
+		if (!cgroup_drain(cg))
+			log_warn("the cgroup %s still has processes after %d ms", cg->path,
+				 CGROUP_DRAIN_MS);
+		close(cg->fd);
+		cg->fd = -1;
+	}
+	if (unlinkat(cg->parent_fd, cg->name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		log_warn("Can't remove the cgroup %s: %s", cg->path, strerror(errno));
+	if (cg->own) {
+		disable(cg->parent_fd, cg->enabled);
+		(void)write_at(cg->parent_fd, "cgroup.procs", "0");
+	}
+}
+
+/* Closes every fd but KEEP's. */
+static void close_all_but(const int *keep, size_t n)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		int fd = atoi(de->d_name);
+		bool kept = de->d_name[0] == '.' || fd == dirfd(d);
+
+		for (size_t i = 0; i < n && !kept; i++)
+			kept = keep[i] == fd;
+		if (!kept)
+			close(fd);
+	}
+	closedir(d);
+}
+
+/* The guard: outside the sandbox, in a session of its own and deaf to the terminal's
+ * signals, it waits for the monitor's end of its pipe to close (the monitor ended,
+ * however), then removes what is left. */
+_noreturn_ static void guard_main(struct cgroup *cg, int rfd, int done_fd)
+{
+	int keep[] = { 0, 1, 2, rfd, done_fd, cg->parent_fd, cg->fd };
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	sigset_t none;
+	char c, leaf[96];
+
+	(void)setsid();
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			(void)signal(sig, sig == SIGCHLD ? SIG_DFL : SIG_IGN);
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int i = 0; i < 3 && null >= 0; i++)
+		(void)dup2(null, i);
+	close_all_but(keep, ARRAY_SIZE(keep));
+	(void)prctl(PR_SET_NAME, "nsrun-cgroup", 0, 0, 0);
+	while (read(rfd, &c, 1) < 0 && errno == EINTR)
+		;
+	remove_sandbox(cg);
+	if (cg->own) {
+		monitor_leaf(cg, leaf, sizeof(leaf));
+		(void)unlinkat(cg->parent_fd, leaf, AT_REMOVEDIR);
+	}
+	_exit(0);
+}
+
+/* Forked twice, so that it is nobody's child here (not the monitor's, which may reap
+ * every orphan as a subreaper). */
+static int start_guard(struct cgroup *cg, struct nsrun_error *err)
+{
+	int p[2], done[2];
+	pid_t mid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return closed(err, error_set(err, errno, "pipe"));
+	if (pipe2(done, O_CLOEXEC) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return closed(err, error_set(err, errno, "pipe"));
+	}
+	mid = fork();
+	if (mid == 0) {
+		close(p[1]);
+		close(done[0]);
+		if (fork() == 0)
+			guard_main(cg, p[0], done[1]);
+		_exit(0);
+	}
+	close(p[0]);
+	close(done[1]);
+	if (mid < 0) {
+		close(p[1]);
+		close(done[0]);
+		return closed(err, error_set(err, errno, "fork"));
+	}
+	(void)waitpid(mid, NULL, 0);
+	cg->guard_fd = p[1];
+	cg->done_fd = done[0];
+	return 0;
+}
+
+int cgroup_create(const struct limits_config *l, struct cgroup *cg, struct nsrun_error *err)
+{
+	char ppath[4096];
+	int r;
+
+	*cg = (struct cgroup){ .parent_fd = -1, .fd = -1, .guard_fd = -1, .done_fd = -1 };
+	snprintf(cg->name, sizeof(cg->name), "nsrun-%d", (int)getpid());
+	r = open_parent(l, cg, ppath, sizeof(ppath), err);
+	if (r >= 0)
+		r = enable(cg->parent_fd, ppath, wanted(l), &cg->enabled, err);
+	if (r >= 0)
+		r = make_sandbox_cgroup(cg, ppath, err);
+	if (r >= 0)
+		r = apply_limits(l, cg, err);
+	if (r >= 0)
+		r = start_guard(cg, err);
+	if (r < 0 && cg->parent_fd >= 0) {
+		char leaf[96];
+
+		remove_sandbox(cg);
+		monitor_leaf(cg, leaf, sizeof(leaf));
+		if (cg->own)
+			(void)unlinkat(cg->parent_fd, leaf, AT_REMOVEDIR);
+		close(cg->parent_fd);
+		cg->parent_fd = -1;
+	}
+	return r;
+}
+
+void cgroup_remove(struct cgroup *cg)
+{
+	char c;
+
+	if (cg->parent_fd < 0)
+		return;
+	remove_sandbox(cg);
+	if (cg->guard_fd >= 0)
+		close(cg->guard_fd);
+	cg->guard_fd = -1;
+	/* Where nsrun took its own cgroup the guard removes nsrun's leaf once nsrun has
+	 * left it; the leaf must be gone before nsrun exits. */
+	if (cg->own && cg->done_fd >= 0) {
+		struct pollfd pfd = { .fd = cg->done_fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, CGROUP_DRAIN_MS) > 0)
+			(void)!read(cg->done_fd, &c, 1);
+	}
+	if (cg->done_fd >= 0)
+		close(cg->done_fd);
+	cg->done_fd = -1;
+}
+
+void cgroup_close_in_child(const struct cgroup *cg)
+{
+	int fds[] = { cg->parent_fd, cg->fd, cg->guard_fd, cg->done_fd };
+
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+size_t cgroup_fds(const struct cgroup *cg, int *fds)
+{
+	int all[] = { cg->parent_fd, cg->fd, cg->guard_fd, cg->done_fd };
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (all[i] >= 0)
+			fds[n++] = all[i];
+	return n;
+}
