@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mountinfo.h"
 #include "util.h"
 
 #define CGROUP2_MAGIC 0x63677270
@@ -263,6 +264,56 @@ static int open_under(int mnt_fd, const char *rel)
 		      fcntl(mnt_fd, F_DUPFD_CLOEXEC, 3);
 }
 
+/* Calls FN on every cgroup2 mount of the mountinfo file open on FD; stops at the first
+ * that returns true, and returns whether one did. */
+static bool any_cgroup2_mount(int fd, bool (*fn)(const struct mountinfo_entry *, void *),
+			      void *data)
+{
+	_cleanup_free_ char *text = NULL;
+	struct mountinfo_entry e;
+	size_t len;
+	char *line, *next;
+
+	if (fd < 0 || read_all(fd, 16u << 20, &text, &len) < 0)
+		return false;
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (mountinfo_parse_line(line, &e) == 0 && strcmp(e.fstype, "cgroup2") == 0 &&
+		    fn(&e, data))
+			return true;
+	}
+	return false;
+}
+
+static bool delegating_at(const struct mountinfo_entry *e, void *mnt)
+{
+	return strcmp(e->mountpoint, mnt) == 0 && (mountinfo_has_opt(e->super_opts, "nsdelegate") ||
+						   mountinfo_has_opt(e->mount_opts, "nsdelegate"));
+}
+
+static bool writable(const struct mountinfo_entry *e, void *where)
+{
+	snprintf(where, 4096, "%s", e->mountpoint);
+	return mountinfo_has_opt(e->mount_opts, "rw");
+}
+
+/* The sandbox gets a cgroup namespace rooted at its cgroup; only where the hierarchy
+ * treats namespaces as delegation boundaries may it not write its own limits. */
+static int require_nsdelegate(const char *mnt, struct nsrun_error *err)
+{
+	_cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+
+	if (any_cgroup2_mount(fd, delegating_at, (void *)mnt))
+		return 0;
+	return closed(err, error_set(err, 0,
+				     "%s is mounted without nsdelegate: the sandbox could raise "
+				     "its own limits (mount -o remount,nsdelegate %s, as systemd "
+				     "mounts it)",
+				     mnt, mnt));
+}
+
 /* Where the sandbox's cgroup is made; PATH gets its name for messages. */
 static int open_parent(const struct limits_config *l, struct cgroup *cg, char *path, size_t size,
 		       struct nsrun_error *err)
@@ -274,6 +325,7 @@ static int open_parent(const struct limits_config *l, struct cgroup *cg, char *p
 
 	if (mnt_fd < 0)
 		return mnt_fd;
+	snprintf(cg->mnt, sizeof(cg->mnt), "%s", mnt);
 	if (own_path(own, sizeof(own)) == 0)
 		own_fd = open_under(mnt_fd, own);
 	if (l->cgroup_parent) {
@@ -306,6 +358,22 @@ static int open_parent(const struct limits_config *l, struct cgroup *cg, char *p
 		return closed(err, error_set(err, 0, "Can't find nsrun's own cgroup in %s", mnt));
 	cg->parent_fd = TAKE_FD(own_fd);
 	return take_own(cg, path, err);
+}
+
+int cgroup_check_view(int proc_fd, struct nsrun_error *err)
+{
+	_cleanup_close_ int fd = openat(proc_fd, "thread-self/mountinfo", O_RDONLY | O_CLOEXEC);
+	char where[4096];
+
+	if (fd < 0)
+		return closed(err, error_set(err, errno, "Can't read the sandbox's mountinfo"));
+	if (any_cgroup2_mount(fd, writable, where))
+		return closed(err, error_set(err, 0,
+					     "The sandbox would see the cgroup v2 hierarchy "
+					     "writable at %s, and could undo its limits there: "
+					     "bind it read-only (--ro-bind) or leave it out",
+					     where));
+	return 0;
 }
 
 static int write_limit(const struct cgroup *cg, const char *file, const char *value, bool optional,
@@ -562,6 +630,8 @@ int cgroup_create(const struct limits_config *l, struct cgroup *cg, struct nsrun
 	if (r >= 0)
 		r = enable(cg->parent_fd, ppath, wanted(l), &cg->enabled, err);
 	if (r >= 0)
+		r = require_nsdelegate(cg->mnt, err);
+	if (r >= 0)
 		r = make_sandbox_cgroup(cg, ppath, err);
 	if (r >= 0)
 		r = apply_limits(l, cg, err);
@@ -621,4 +691,49 @@ size_t cgroup_fds(const struct cgroup *cg, int *fds)
 		if (all[i] >= 0)
 			fds[n++] = all[i];
 	return n;
+}
+
+/* The controllers of LIST that the limits use, as "memory pids cpu". */
+static void usable(const char *list, char *out, size_t size)
+{
+	out[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(controllers); i++)
+		if (has_word(list, controllers[i]))
+			snprintf(out + strlen(out), size - strlen(out), "%s%s", *out ? " " : "",
+				 controllers[i]);
+}
+
+int cgroup_probe(char *where, size_t wsize, char *limits, size_t lsize, struct nsrun_error *err)
+{
+	char mnt[64], own[4000], avail[512] = "";
+	_cleanup_close_ int mnt_fd = open_hierarchy(mnt, sizeof(mnt), err);
+	_cleanup_close_ int fd = -1;
+
+	if (mnt_fd < 0)
+		return mnt_fd;
+	(void)read_at(mnt_fd, "cgroup.controllers", avail, sizeof(avail));
+	usable(avail, limits, lsize);
+	if (!*limits)
+		return error_set(err, 0,
+				 "cgroup v2 (%s) has no memory, pids or cpu controller: this host "
+				 "uses cgroup v1 for them (boot with "
+				 "systemd.unified_cgroup_hierarchy=1)",
+				 mnt);
+	if (geteuid() == 0) {
+		snprintf(where, wsize, "%s/nsrun", mnt);
+		fd = TAKE_FD(mnt_fd);
+	} else {
+		if (own_path(own, sizeof(own)) < 0 || (fd = open_under(mnt_fd, own)) < 0)
+			return error_set(err, 0, "nsrun's own cgroup is not in %s", mnt);
+		snprintf(where, wsize, "%s%s", mnt, strcmp(own, "/") == 0 ? "" : own);
+		if (faccessat(fd, "cgroup.procs", W_OK, 0) < 0 ||
+		    faccessat(fd, "cgroup.subtree_control", W_OK, 0) < 0)
+			return error_set(err, 0, "the cgroup %s is not delegated to this user",
+					 where);
+	}
+	(void)read_at(fd, "cgroup.controllers", avail, sizeof(avail));
+	usable(avail, limits, lsize);
+	if (!*limits)
+		return error_set(err, 0, "no memory, pids or cpu controller in %s", where);
+	return 0;
 }

@@ -24,6 +24,7 @@ struct cgroup {
 	int done_fd;	      /* read end of a pipe the guard holds until it exits */
 	bool own;	      /* nsrun's own cgroup is the parent: nsrun moved itself to a leaf */
 	unsigned enabled;     /* controllers nsrun enabled in the parent (undone when own) */
+	char mnt[64];	      /* where the cgroup v2 hierarchy is mounted */
 	char name[64];	      /* the sandbox's cgroup in the parent */
 	char path[4096 + 64]; /* as the hierarchy names it, for messages and the status */
 };
@@ -60,9 +61,20 @@ bool cgroup_drain(const struct cgroup *cg);
  * the guard has nothing left to do. */
 void cgroup_remove(struct cgroup *cg);
 
+/* In the sandbox's first process once its root is built, PROC_FD the host's /proc: fails
+ * (CGROUP_EXIT_STATUS) where the sandbox would see a cgroup v2 hierarchy writable, from
+ * which a user's sandbox could turn its limits off in the delegated parent. */
+int cgroup_check_view(int proc_fd, struct nsrun_error *err);
+
 /* In the sandbox's first process: none of these fds may stay open there. */
 void cgroup_close_in_child(const struct cgroup *cg);
 
 /* The fds the monitor keeps (to pass to setup_close_fds_except); returns how many. */
 #define CGROUP_MAX_FDS 4
 size_t cgroup_fds(const struct cgroup *cg, int *fds);
+
+/* For --doctor, changing nothing: where the sandbox's cgroup goes without --cgroup-parent
+ * (WHERE) and which of memory, pids and cpu can be limited there (LIMITS, "memory pids
+ * cpu"). For a user, nsrun must also be alone in that cgroup when it runs. Returns 0, or
+ * -errno with err saying why no limit can be applied. */
+int cgroup_probe(char *where, size_t wsize, char *limits, size_t lsize, struct nsrun_error *err);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "apparmor.h"
+#include "cgroup.h"
 #include "landlock.h"
 #include "macros.h"
 #include "mount.h"
@@ -530,30 +531,27 @@ static void check_memfd_pidfd(struct doctor_report *r)
 	}
 }
 
-/* cgroup v2 and whether this user may manage its own cgroup (delegation). */
+/* Which cgroup limits (--memory-max, --pids-max, --cpu-max) nsrun can apply for this
+ * user without --cgroup-parent, and how to get them where it cannot. */
 static void check_cgroup(struct doctor_report *r)
 {
-	char line[512], path[600];
+	static struct nsrun_error err; /* see error.h */
+	char where[4096 + 64], limits[64];
 	struct doctor_check *c;
 
-	if (access("/sys/fs/cgroup/cgroup.controllers", F_OK) < 0) {
-		c = add(r, DOCTOR_WARN, "cgroup", "no cgroup v2 hierarchy on /sys/fs/cgroup");
-		fix(c, "boot with systemd.unified_cgroup_hierarchy=1");
+	if (cgroup_probe(where, sizeof(where), limits, sizeof(limits), &err) < 0) {
+		c = add(r, DOCTOR_WARN, "cgroup", "no cgroup limits: %s", err.msg);
+		fix(c, "run nsrun alone in a delegated cgroup (systemd-run --user --scope -p "
+		       "Delegate=yes nsrun ...), or give --cgroup-parent a delegated cgroup");
 		return;
 	}
-	if (!read_line("/proc/self/cgroup", line, sizeof(line)) || !str_has_prefix(line, "0::")) {
-		add(r, DOCTOR_WARN, "cgroup",
-		    "cgroup v2 is mounted, but this process is not in it");
-		return;
-	}
-	snprintf(path, sizeof(path), "/sys/fs/cgroup%s", line + 3);
-	if (access(path, W_OK) == 0) {
-		add(r, DOCTOR_OK, "cgroup", "cgroup v2, '%s' is delegated to this user", line + 3);
-		return;
-	}
-	c = add(r, DOCTOR_WARN, "cgroup",
-		"cgroup v2, but '%s' is not writable: no delegation to this user", line + 3);
-	fix(c, "run under systemd-run --user --scope -p Delegate=yes");
+	if (geteuid() == 0)
+		add(r, DOCTOR_OK, "cgroup", "limits on %s, in %s", limits, where);
+	else
+		add(r, DOCTOR_OK, "cgroup",
+		    "limits on %s, in %s (delegated; nsrun must be the only process in it, as "
+		    "under systemd-run --user --scope -p Delegate=yes)",
+		    limits, where);
 }
 
 /* A directory others can change: written by group or others without the sticky bit,

@@ -546,7 +546,8 @@ static pid_t spawn_child(struct monitor *mon, struct setup_ctx *ctx, struct nsru
 		pid = sys_clone_fork(ctx->clone_flags);
 		return pid < 0 ? clone_error(errno, err) : pid;
 	}
-	ctx->late_cgroupns = (ctx->clone_flags & CLONE_NEWCGROUP) != 0;
+	/* Always: rooted at its own cgroup, the sandbox cannot write its limits (nsdelegate). */
+	ctx->late_cgroupns = true;
 	pid = sys_clone3_into_cgroup(ctx->clone_flags & ~(unsigned long)CLONE_NEWCGROUP,
 				     mon->cg.fd);
 	if (pid >= 0)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "apparmor.h"
+#include "cgroup.h"
 #include "caps.h"
 #include "launch.h"
 #include "loopback.h"
@@ -398,6 +399,8 @@ static int prepare(const struct setup_ctx *ctx, struct nsrun_error *err)
 		r = loopback_setup(err);
 	if (r == 0)
 		r = build_rootfs(ctx, err);
+	if (r == 0 && plan_has_limits(plan))
+		r = cgroup_check_view(ctx->proc_fd, err);
 	/* The uts namespace belongs to the first user namespace: name it before nesting. */
 	if (r == 0 && plan->ns.hostname &&
 	    sethostname(plan->ns.hostname, strlen(plan->ns.hostname)) < 0)

@@ -339,9 +339,19 @@ while time.time() - t < 3: pass
 s = (time.process_time() - c) / (time.time() - t)
 print("share", "ok" if 0.15 <= s <= 0.35 else s)' 2>&1)
 	check_eq "--cpu-max 0.25: a busy loop gets 0.15-0.35 of a CPU" "0 share ok" "$? $out"
-	out=$(cg_nsrun "${sb[@]}" --pids-max 50 -- cat /proc/self/cgroup 2>&1)
-	check_eq "--unshare-all with a limit: the cgroup namespace is rooted at the sandbox's cgroup" \
+	out=$(cg_nsrun --ro-bind / / --unshare-pid --pids-max 50 -- cat /proc/self/cgroup 2>&1)
+	check_eq "a limit without --unshare-cgroup: still a cgroup namespace rooted at the sandbox's cgroup" \
 		"0 0::/" "$? $out"
+	out=$(cg_nsrun --bind / / --unshare-all --pids-max 9 true 2>&1)
+	check_match "a limit with the hierarchy writable in the sandbox (--bind / /): refused, 126" \
+		"^126 nsrun: The sandbox would see the cgroup v2 hierarchy writable at /sys/fs/cgroup" \
+		"$? $out"
+	# With CAP_SYS_ADMIN (in its user namespace for uid 65534) the command mounts cgroup2:
+	# its cgroup namespace shows its own cgroup as the root, whose limits nsdelegate keeps.
+	out=$(cg_nsrun "${sb[@]}" --tmpfs /mnt --uid 0 --gid 0 --cap-add CAP_SYS_ADMIN --memory-max 64M -- \
+		sh -c 'mount -t cgroup2 none /mnt || exit 9; echo max >/mnt/memory.max; cat /mnt/memory.max' 2>/dev/null)
+	check_eq "the sandbox cannot raise its own limit (mounts cgroup2, writes memory.max)" \
+		"0 67108864" "$? $out"
 	cg_exec "${sb[@]}" --pids-max 50 -- sleep 1001 >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do
@@ -376,6 +386,13 @@ case_cgroup_sources() {
 		--pids-max 9 -- cat /proc/self/cgroup) 2>&1)
 	check_eq "nsrun's own delegated cgroup as the parent: runs" "0 0::/" "$? $out"
 	check_eq "... and leaves nothing in it" "" "$(find "$CGD/scope" -mindepth 1 -type d)"
+	check_match "--doctor, no delegation: WARN cgroup, with what to do" \
+		$'(^|\n)WARN cgroup: no cgroup limits: .*not delegated.*systemd-run' \
+		"$(as_user "$BIN/nsrun" --doctor 2>&1)"
+	MODE=root
+	check_match "--doctor as root: OK cgroup, the three controllers" \
+		$'(^|\n)OK +cgroup: limits on memory pids cpu, in /sys/fs/cgroup/nsrun' \
+		"$("$BIN/nsrun" --doctor 2>&1)"
 }
 
 # The AppArmor profile (packaging/apparmor/nsrun, loaded for real; these kernels have no
