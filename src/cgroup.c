@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
@@ -424,11 +425,7 @@ static int apply_limits(const struct limits_config *l, const struct cgroup *cg,
 static int make_sandbox_cgroup(struct cgroup *cg, const char *ppath, struct nsrun_error *err)
 {
 	snprintf(cg->path, sizeof(cg->path), "%s/%s", ppath, cg->name);
-	/* A cgroup of that name is an earlier nsrun's with this pid whose guard was killed
-	 * too: empty, or it could not be removed. */
-	if (mkdirat(cg->parent_fd, cg->name, 0755) < 0 &&
-	    (errno != EEXIST || unlinkat(cg->parent_fd, cg->name, AT_REMOVEDIR) < 0 ||
-	     mkdirat(cg->parent_fd, cg->name, 0755) < 0))
+	if (mkdirat(cg->parent_fd, cg->name, 0755) < 0)
 		return closed(err, error_set(err, errno, "Can't create the cgroup %s", cg->path));
 	cg->fd = openat(cg->parent_fd, cg->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->fd < 0)
@@ -466,11 +463,12 @@ void cgroup_kill(int fd)
 	}
 }
 
+/* A cgroup that was removed has no cgroup.events any more, and nothing in it. */
 static bool populated(int fd)
 {
 	char buf[256];
 
-	return read_at(fd, "cgroup.events", buf, sizeof(buf)) < 0 || !strstr(buf, "populated 0");
+	return read_at(fd, "cgroup.events", buf, sizeof(buf)) >= 0 && !strstr(buf, "populated 0");
 }
 
 bool cgroup_drain(const struct cgroup *cg)
@@ -574,8 +572,14 @@ _noreturn_ static void guard_main(struct cgroup *cg, int rfd, int done_fd)
 		(void)dup2(null, i);
 	close_all_but(keep, ARRAY_SIZE(keep));
 	(void)prctl(PR_SET_NAME, "nsrun-cgroup", 0, 0, 0);
+	/* Its fds reach the cgroup's parent, where a user's sandbox could turn its limits
+	 * off: a process of the same uid must not take them (ptrace, /proc/PID/fd). */
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	while (read(rfd, &c, 1) < 0 && errno == EINTR)
 		;
+	/* Gone: nsrun ended as it should, and removed it itself. */
+	if (!cg->own && faccessat(cg->parent_fd, cg->name, F_OK, AT_SYMLINK_NOFOLLOW) < 0)
+		_exit(0);
 	remove_sandbox(cg);
 	if (cg->own) {
 		monitor_leaf(cg, leaf, sizeof(leaf));
@@ -622,10 +626,14 @@ static int start_guard(struct cgroup *cg, struct nsrun_error *err)
 int cgroup_create(const struct limits_config *l, struct cgroup *cg, struct nsrun_error *err)
 {
 	char ppath[4096];
+	unsigned salt;
 	int r;
 
 	*cg = (struct cgroup){ .parent_fd = -1, .fd = -1, .guard_fd = -1, .done_fd = -1 };
-	snprintf(cg->name, sizeof(cg->name), "nsrun-%d", (int)getpid());
+	/* The pid alone may repeat under a parent shared across pid namespaces. */
+	if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != (ssize_t)sizeof(salt))
+		salt = (unsigned)now_ms();
+	snprintf(cg->name, sizeof(cg->name), "nsrun-%d-%08x", (int)getpid(), salt);
 	r = open_parent(l, cg, ppath, sizeof(ppath), err);
 	if (r >= 0)
 		r = enable(cg->parent_fd, ppath, wanted(l), &cg->enabled, err);
