@@ -301,7 +301,7 @@ cg_gone() {
 	return 1
 }
 case_cgroup() {
-	local st="$TMP/cg-status" out rc peak pid
+	local st="$TMP/cg-status" out rc peak pid dir=
 	local sb=("${SB[@]}" --unshare-all --die-with-parent)
 	out=$(cg_nsrun "${sb[@]}" --memory-max 64M --json-status-fd 3 -- \
 		python3 -c "x = b'a' * (200 << 20); print('survived')" 3>"$st" 2>&1)
@@ -355,13 +355,13 @@ print("share", "ok" if 0.15 <= s <= 0.35 else s)' 2>&1)
 	cg_exec "${sb[@]}" --pids-max 50 -- sleep 1001 >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do
-		[ -d "$(cg_parent)/nsrun-$pid" ] && pgrep -f "sleep 1001" >/dev/null && break
+		dir=$(compgen -G "$(cg_parent)/nsrun-$pid-*") && pgrep -f "sleep 1001" >/dev/null && break
 		sleep 0.1
 	done
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
 	check_eq "SIGKILLed nsrun: its guard removes the cgroup and what ran in it" yes \
-		"$(if cg_gone "$(cg_parent)/nsrun-$pid" "sleep 1001"; then echo yes; else ls "$(cg_parent)"; fi)"
+		"$(if [ -n "$dir" ] && cg_gone "$dir" "sleep 1001"; then echo yes; else echo "${dir:-no cgroup seen}"; ls "$(cg_parent)"; fi)"
 	out=$(cg_nsrun "${sb[@]}" --pids-max 50 --timeout 1 -- \
 		sh -c 'setsid sleep 1002 & sleep 1003' 2>&1)
 	check_eq "--timeout with a limit: 124, and the daemon it started is gone" "124 yes" \
