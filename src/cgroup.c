@@ -132,6 +132,22 @@ static int own_path(char *buf, size_t size)
 	return 0;
 }
 
+/* Every controller of WANT exists in the hierarchy (MNT_FD): not taken by cgroup v1. */
+static int in_hierarchy(int mnt_fd, const char *mnt, unsigned want, struct nsrun_error *err)
+{
+	char avail[512] = "";
+
+	(void)read_at(mnt_fd, "cgroup.controllers", avail, sizeof(avail));
+	for (size_t i = 0; i < ARRAY_SIZE(controllers); i++)
+		if ((want & (1u << i)) && !has_word(avail, controllers[i]))
+			return closed(err, error_set(err, 0,
+						     "cgroup v2 (%s) has no %s controller: this "
+						     "host uses cgroup v1 for it (boot with "
+						     "systemd.unified_cgroup_hierarchy=1)",
+						     mnt, controllers[i]));
+	return 0;
+}
+
 /* Every controller of WANT enabled in DFD's cgroup.subtree_control; ENABLED gets the
  * ones nsrun turned on. */
 static int enable(int dfd, const char *path, unsigned want, unsigned *enabled,
@@ -149,15 +165,10 @@ static int enable(int dfd, const char *path, unsigned want, unsigned *enabled,
 		if (!has_word(avail, controllers[i]))
 			return closed(err,
 				      error_set(err, 0,
-						"the %s controller is not available in %s: %s",
-						controllers[i], path,
-						str_has_prefix(path, "/sys/fs/cgroup/unified") ?
-							"this host's cgroup v1 holds it "
-							"(boot with "
-							"systemd.unified_cgroup_hierarchy=1)" :
-							"the cgroup above it must pass it on "
-							"(+controller in its "
-							"cgroup.subtree_control)"));
+						"the %s controller is not available in %s: the "
+						"cgroup above it must pass it on (+%s in its "
+						"cgroup.subtree_control)",
+						controllers[i], path, controllers[i]));
 		snprintf(word, sizeof(word), "+%s", controllers[i]);
 		r = write_at(dfd, "cgroup.subtree_control", word);
 		if (r == -EBUSY)
@@ -327,6 +338,9 @@ static int open_parent(const struct limits_config *l, struct cgroup *cg, char *p
 	if (mnt_fd < 0)
 		return mnt_fd;
 	snprintf(cg->mnt, sizeof(cg->mnt), "%s", mnt);
+	r = in_hierarchy(mnt_fd, mnt, wanted(l), err);
+	if (r < 0)
+		return r;
 	if (own_path(own, sizeof(own)) == 0)
 		own_fd = open_under(mnt_fd, own);
 	if (l->cgroup_parent) {

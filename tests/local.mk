@@ -74,6 +74,7 @@ integration_tests += tests/integration/t-bwrap13.sh
 integration_tests += tests/integration/t-sec-dest.sh
 # Supervision (issue 12): signals, timeouts, resource limits, --netns.
 integration_tests += tests/integration/t-supervise.sh
+integration_tests += tests/integration/t-limits.sh
 # area: distribution, --doctor (issue 11)
 integration_tests += tests/integration/t-doctor.sh
 

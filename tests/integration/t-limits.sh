@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-limits.sh: the cgroup v2 limits (--memory-max, --memory-swap-max, --pids-max,
+# --cpu-max, --cgroup-parent) on this machine: the usage errors; then, where cgroup v2
+# has the memory, pids and cpu controllers, a memory hog and a fork bomb for real (root
+# with nsrun's default parent, uid 65534 with a cgroup the test delegates) and nothing
+# left behind; where it has not (cgroup v1, as on the CI machine), nsrun's refusal (126,
+# saying what is missing) and a skip with the reason. make check-kernels runs the full
+# set on Debian's kernels 5.10 to 7.2 (tests/kernels/guest-checks.sh).
+. "$top_srcdir/tests/integration/lib.sh"
+need_ns
+
+SB="--ro-bind / / --proc /proc --dev /dev --unshare-all --die-with-parent"
+CGD=/sys/fs/cgroup/nsrun-t-limits.$$
+
+usage_errors() {
+	local out
+	out=$(nsrun --memory-max 512 true 2>&1)
+	check_eq "--memory-max below 1M: usage error" "1 nsrun: --memory-max: '512' is below 1M" "$? $out"
+	out=$(nsrun --memory-max 1.5G true 2>&1)
+	check_match "--memory-max with a fraction: usage error" "^1 nsrun: --memory-max takes a SIZE" "$? $out"
+	out=$(nsrun --pids-max 1 true 2>&1)
+	check_match "--pids-max 1: usage error" "^1 nsrun: --pids-max takes a number from 2" "$? $out"
+	out=$(nsrun --cpu-max 0 true 2>&1)
+	check_match "--cpu-max 0: usage error" "^1 nsrun: --cpu-max takes a FRACTION" "$? $out"
+	out=$(nsrun --cgroup-parent /sys/fs/cgroup true 2>&1)
+	check_match "--cgroup-parent without a limit: usage error" \
+		"^1 nsrun: --cgroup-parent requires a limit" "$? $out"
+	out=$(nsrun --landlock-only --landlock-rw /tmp --pids-max 9 true 2>&1)
+	check_eq "--landlock-only with a limit: usage error" \
+		"1 nsrun: --landlock-only cannot be combined with --pids-max" "$? $out"
+}
+for_each_mode usage_errors
+
+have_v2() {
+	local c
+	[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || return 1
+	c=" $(cat /sys/fs/cgroup/cgroup.controllers) "
+	[[ $c == *" memory "* && $c == *" pids "* && $c == *" cpu "* ]] &&
+		grep -q ' /sys/fs/cgroup cgroup2 .*nsdelegate' /proc/self/mountinfo
+}
+
+refused() {
+	local out
+	out=$(nsrun $SB --memory-max 64M true 2>&1)
+	check_match "no cgroup v2 controllers here: --memory-max refused (126), saying why" \
+		"^126 nsrun: .*(cgroup v1|cgroup v2 is not mounted|not available|nsdelegate)" "$? $out"
+	skip "a memory hog and a fork bomb under the limits" \
+		"no cgroup v2 memory, pids and cpu controllers on this machine; make check-kernels runs them"
+}
+
+# uid 65534 runs from a cgroup below one delegated to it, as systemd places a user.
+lim_nsrun() {
+	if [ "$MODE" = unpriv ]; then
+		(echo "$BASHPID" >"$CGD/caller/cgroup.procs" && exec setpriv --reuid=$UNPRIV_UID \
+			--regid=$UNPRIV_GID --clear-groups -- "$BIN/nsrun" --cgroup-parent "$CGD" "$@")
+	else
+		"$BIN/nsrun" "$@"
+	fi
+}
+
+for_real() {
+	local out st="$TMP/st-$MODE" parent=/sys/fs/cgroup/nsrun
+	[ "$MODE" = unpriv ] && parent=$CGD
+	# shellcheck disable=SC2086
+	out=$(lim_nsrun $SB --memory-max 64M --json-status-fd 3 -- \
+		python3 -c "x = b'a' * (200 << 20)" 3>"$st" 2>&1)
+	check_eq "--memory-max 64M: a 200M hog is OOM-killed" "137 " "$? $out"
+	check_match "... and the status says so" '"oom-killed": true' "$(cat "$st")"
+	# shellcheck disable=SC2086
+	out=$(lim_nsrun $SB --pids-max 8 -- python3 -c '
+import os, time
+n = 0
+try:
+    while n < 50:
+        if os.fork() == 0:
+            time.sleep(3)
+            os._exit(0)
+        n += 1
+except OSError as e:
+    print(e.errno, n < 8)' 2>&1)
+	check_eq "--pids-max 8: a fork bomb stops (EAGAIN) below 8" "0 11 True" "$? $out"
+	check_eq "nothing of nsrun's is left in $parent" "" \
+		"$(find "$parent" -mindepth 1 -maxdepth 1 -type d -name 'nsrun-*' 2>/dev/null)"
+}
+
+if ! have_v2; then
+	for_each_mode refused
+elif mkdir -p "$CGD/caller" && echo "+memory +pids +cpu" >"$CGD/cgroup.subtree_control" &&
+	chown -R $UNPRIV_UID:$UNPRIV_GID "$CGD"; then
+	for_each_mode for_real
+	find "$CGD" -depth -type d -exec rmdir {} + 2>/dev/null
+else
+	MODE=root
+	not_ok "a delegated cgroup for uid 65534 could be made in /sys/fs/cgroup"
+fi
+done_testing
