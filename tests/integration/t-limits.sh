@@ -37,7 +37,7 @@ have_v2() {
 	[ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || return 1
 	c=" $(cat /sys/fs/cgroup/cgroup.controllers) "
 	[[ $c == *" memory "* && $c == *" pids "* && $c == *" cpu "* ]] &&
-		grep -q ' /sys/fs/cgroup cgroup2 .*nsdelegate' /proc/self/mountinfo
+		grep -q '^[^ ]* /sys/fs/cgroup cgroup2 [^ ]*nsdelegate' /proc/self/mounts
 }
 
 refused() {
@@ -86,7 +86,8 @@ except OSError as e:
 
 if ! have_v2; then
 	for_each_mode refused
-elif mkdir -p "$CGD/caller" && echo "+memory +pids +cpu" >"$CGD/cgroup.subtree_control" &&
+elif echo "+memory +pids +cpu" >/sys/fs/cgroup/cgroup.subtree_control && mkdir -p "$CGD/caller" &&
+	echo "+memory +pids +cpu" >"$CGD/cgroup.subtree_control" &&
 	chown -R $UNPRIV_UID:$UNPRIV_GID "$CGD"; then
 	for_each_mode for_real
 	find "$CGD" -depth -type d -exec rmdir {} + 2>/dev/null
