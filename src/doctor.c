@@ -541,8 +541,11 @@ static void check_cgroup(struct doctor_report *r)
 
 	if (cgroup_probe(where, sizeof(where), limits, sizeof(limits), &err) < 0) {
 		c = add(r, DOCTOR_WARN, "cgroup", "no cgroup limits: %s", err.msg);
-		fix(c, "run nsrun alone in a delegated cgroup (systemd-run --user --scope -p "
-		       "Delegate=yes nsrun ...), or give --cgroup-parent a delegated cgroup");
+		fix(c, strstr(err.msg, "cgroup v1") ?
+			       "boot with systemd.unified_cgroup_hierarchy=1" :
+			       "run nsrun alone in a delegated cgroup (systemd-run --user --scope "
+			       "-p Delegate=yes nsrun ...), or give --cgroup-parent a delegated "
+			       "cgroup");
 		return;
 	}
 	if (geteuid() == 0)
@@ -656,6 +659,17 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* The top-level status of --json: the worst of the checks (a WARN is not "ok"). */
+static enum doctor_level worst(const struct doctor_report *report)
+{
+	enum doctor_level w = DOCTOR_OK;
+
+	for (size_t i = 0; i < report->n; i++)
+		if (report->checks[i].level > w)
+			w = report->checks[i].level;
+	return w;
+}
+
 void doctor_print(FILE *out, const struct doctor_report *report, bool json)
 {
 	static const char *const labels[DOCTOR_LEVEL_MAX] = { "OK  ", "WARN", "FAIL" };
@@ -663,8 +677,7 @@ void doctor_print(FILE *out, const struct doctor_report *report, bool json)
 
 	if (json)
 		fprintf(out, "{\"version\": \"%s\", \"uid\": %u, \"status\": \"%s\", \"checks\": [",
-			PACKAGE_VERSION, (unsigned)geteuid(),
-			doctor_status(report) ? "fail" : "ok");
+			PACKAGE_VERSION, (unsigned)geteuid(), doctor_level_name(worst(report)));
 	for (size_t i = 0; i < report->n; i++) {
 		const struct doctor_check *c = &report->checks[i];
 

@@ -176,6 +176,12 @@ int main(int argc, char **argv)
 	if (r < 0)
 		error_die(&err);
 
+	/* A word after --doctor is a mistake, not a command to check or run. */
+	if (plan.mode == PLAN_DOCTOR && plan.proc.argv) {
+		error_set_plain(&err, EINVAL, "--doctor takes no COMMAND (got '%s')",
+				plan.proc.argv[0]);
+		error_die(&err);
+	}
 	if (plan.mode != PLAN_RUN)
 		return run_mode(&plan, argv[0]);
 	if (plan.json) {

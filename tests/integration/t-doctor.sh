@@ -37,12 +37,16 @@ doc = json.loads(sys.argv[1])
 text = [l.split(":")[0].split() for l in sys.argv[2].splitlines() if l[:4] in ("OK  ", "WARN", "FAIL")]
 want = [[c["status"].upper(), c["name"]] for c in doc["checks"]]
 assert want == text, (want, text)
-assert doc["status"] == ("fail" if any(c["status"] == "fail" for c in doc["checks"]) else "ok")
+levels = [c["status"] for c in doc["checks"]]
+assert doc["status"] == ("fail" if "fail" in levels else "warn" if "warn" in levels else "ok")
 assert all(c["fix"] for c in doc["checks"] if c["status"] != "ok")
 ' "$json" "$out"
 	out=$(nsrun --json --ro-bind / / true 2>&1) && st=0 || st=$?
 	check_eq "--json without --doctor: exit 1" 1 "$st"
 	check_match "--json without --doctor: says so" "--json is only valid with --doctor" "$out"
+	out=$(nsrun --doctor extra 2>&1) && st=0 || st=$?
+	check_eq "--doctor with a COMMAND: exit 1, saying so" \
+		"1 nsrun: --doctor takes no COMMAND (got 'extra')" "$st $out"
 }
 
 # A child user namespace owns its own user.max_user_namespaces; 0 there blocks nesting.
