@@ -224,6 +224,7 @@ static int h_unshare_all(struct cli_state *st, const struct cli_option *opt, cha
 	request_try(&ns->user);
 	request_try(&ns->cgroup);
 	ns->ipc = ns->pid = ns->net = ns->uts = true;
+	ns->unshare_all = true;
 	return 0;
 }
 
@@ -715,8 +716,14 @@ static int h_landlock_port(struct cli_state *st, const struct cli_option *opt, c
 static int parse_duration_opt(struct cli_state *st, const struct cli_option *opt, const char *s,
 			      uint64_t *ms, struct nsrun_error *err)
 {
+	int r;
+
 	warn_last(st, opt);
-	if (supervise_parse_duration(s, ms) < 0)
+	r = supervise_parse_duration(s, ms);
+	if (r == -ERANGE)
+		return error_set(err, 0, "%s: '%s' is longer than the maximum, 1000d", opt->name,
+				 s);
+	if (r < 0)
 		return error_set(err, 0, "%s takes a DURATION such as 10, 1.5 or 2m, not '%s'",
 				 opt->name, s);
 	return 0;
@@ -928,6 +935,26 @@ static const struct cli_option *find_with_value(const char *arg, const char **va
 		return cli_find_option(arg);
 	*value = arg + sizeof(prefix) - 1;
 	return cli_find_option("--debug-opt");
+}
+
+void cli_hint(struct nsrun_error *err)
+{
+	static const char unknown[] = "Unknown option ";
+	const char *arg = err->msg + sizeof(unknown) - 1, *eq = strchr(arg, '=');
+	const struct cli_option *opt = NULL;
+	char name[64], *msg;
+
+	if (strncmp(err->msg, unknown, sizeof(unknown) - 1) != 0)
+		return;
+	if (eq && (size_t)(eq - arg) < sizeof(name)) {
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+		opt = cli_find_option(name);
+	}
+	msg = opt && opt->arity > 0 ? xasprintf("%s: the value goes in the next argument (%s %s)",
+						err->msg, opt->name, eq + 1) :
+				      xasprintf("%s (see nsrun --help)", err->msg);
+	snprintf(err->msg, sizeof(err->msg), "%s", msg);
+	free(msg);
 }
 
 /* Parses options until COMMAND ("--" or the first argument not starting with '-');

@@ -42,3 +42,7 @@ int cli_check_fd_default(void *userdata, int fd, bool read);
 
 /* The table row for an exact option name, or NULL. */
 const struct cli_option *cli_find_option(const char *name);
+
+/* Under nsrun's own name (bwrap's words stay bwrap's): an unknown option's message gains
+ * a pointer on, that a value goes in the next argument (--timeout=5), or to --help. */
+void cli_hint(struct nsrun_error *err);

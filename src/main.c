@@ -173,6 +173,8 @@ int main(int argc, char **argv)
 	log_set_level_prefix(plan.level_prefix);
 	for (size_t i = 0; plan.warnings && plan.warnings[i]; i++)
 		log_warn("%s", plan.warnings[i]);
+	if (r < 0 && strcmp(log_program(), "nsrun") == 0)
+		cli_hint(&err);
 	if (r < 0)
 		error_die(&err);
 

@@ -138,6 +138,8 @@ const char *plan_landlock_port_option(enum landlock_port_kind kind)
 
 static const char *ns_conflict(const struct ns_config *ns)
 {
+	if (ns->unshare_all)
+		return "--unshare-all";
 	if (ns->user != NS_NO)
 		return ns->user == NS_YES ? "--unshare-user" : "--unshare-user-try";
 	if (ns->cgroup != NS_NO)

@@ -76,6 +76,7 @@ struct ns_config {
 	enum ns_request user; /* decided finally by the engine: unprivileged implies NS_YES */
 	enum ns_request cgroup;
 	bool ipc, pid, net, uts;
+	bool unshare_all;    /* --unshare-all was given (for messages; the rest says what it set) */
 	int userns_fd;	     /* --userns, -1 if unset */
 	int userns2_fd;	     /* --userns2 */
 	int pidns_fd;	     /* --pidns */

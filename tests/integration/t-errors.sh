@@ -193,4 +193,25 @@ test_setuid() {
 }
 test_setuid
 
+# Under nsrun's own name a usage error points on; under bwrap's, bwrap's words exactly.
+test_pointers() {
+	local out
+	out=$(nsrun --timeout=5 --unshare-pid true 2>&1)
+	check_eq "--timeout=5: says the value goes in the next argument" \
+		"1 nsrun: Unknown option --timeout=5: the value goes in the next argument (--timeout 5)" \
+		"$? $out"
+	out=$(nsrun --frobnicate true 2>&1)
+	check_eq "an unknown option points to --help" \
+		"1 nsrun: Unknown option --frobnicate (see nsrun --help)" "$? $out"
+	out=$(bwrap_nsrun --timeout=5 true 2>&1)
+	check_eq "... but as bwrap, bwrap's words" "1 bwrap: Unknown option --timeout=5" "$? $out"
+	out=$(nsrun --timeout 99999999999 --unshare-pid true 2>&1)
+	check_eq "--timeout past the maximum says the maximum" \
+		"1 nsrun: --timeout: '99999999999' is longer than the maximum, 1000d" "$? $out"
+	out=$(nsrun --unshare-all --landlock-only --landlock-rw /tmp true 2>&1)
+	check_eq "--unshare-all with --landlock-only names --unshare-all" \
+		"1 nsrun: --landlock-only cannot be combined with --unshare-all" "$? $out"
+}
+for_each_mode test_pointers
+
 done_testing

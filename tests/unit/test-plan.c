@@ -121,7 +121,7 @@ static void test_validate_landlock_only(void **state)
 			args[n++] = bad[i][k];
 		args[n++] = "true";
 		snprintf(want, sizeof(want), "--landlock-only cannot be combined with %s",
-			 strcmp(bad[i][0], "--unshare-all") == 0 ? "--unshare-user-try" :
+			 strcmp(bad[i][0], "--unshare-all") == 0 ? "--unshare-all" :
 								   bad[i][0]);
 		check_v(false, want, args);
 		check_v(true, want, args);
