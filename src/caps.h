@@ -29,6 +29,11 @@ uint64_t caps_requested(const struct caps_config *cfg, uint64_t base);
 	((UINT64_C(1) << CAP_SYS_ADMIN) | (UINT64_C(1) << CAP_SYS_MODULE) | \
 	 (UINT64_C(1) << CAP_SYS_RAWIO) | (UINT64_C(1) << CAP_SYS_BOOT))
 
+/* What would undo the cgroup limits: the exec boundary's breakers (with CAP_SYS_ADMIN the
+ * command can uncover or remount what shows the cgroup tree) and real-time scheduling,
+ * which cpu.max does not throttle. */
+#define CAPS_LIMIT_BREAKERS (CAPS_EXEC_BOUNDARY_BREAKERS | (UINT64_C(1) << CAP_SYS_NICE))
+
 /* The caller's effective set (for the root base). */
 int caps_get_effective(uint64_t *ret, struct nsrun_error *err);
 

@@ -64,10 +64,13 @@ static int write_at(int dfd, const char *name, const char *text)
 
 	if (fd < 0)
 		return -errno;
+	ssize_t n;
+
 	/* cgroup files take one write; a short one is an error like any other. */
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		return errno ? -errno : -EIO;
-	return 0;
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		return -errno;
+	return n == (ssize_t)strlen(text) ? 0 : -EIO;
 }
 
 static bool has_word(const char *list, const char *word)
@@ -232,6 +235,7 @@ static int take_own(struct cgroup *cg, const char *path, struct nsrun_error *err
 {
 	char leaf[96];
 	_cleanup_close_ int fd = -1;
+	int r;
 
 	if (faccessat(cg->parent_fd, "cgroup.procs", W_OK, 0) < 0 ||
 	    faccessat(cg->parent_fd, "cgroup.subtree_control", W_OK, 0) < 0 ||
@@ -249,8 +253,9 @@ static int take_own(struct cgroup *cg, const char *path, struct nsrun_error *err
 		return closed(err,
 			      error_set(err, errno, "Can't create the cgroup %s/%s", path, leaf));
 	fd = openat(cg->parent_fd, leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || write_at(fd, "cgroup.procs", "0") < 0) {
-		int e = errno;
+	r = fd < 0 ? -errno : write_at(fd, "cgroup.procs", "0");
+	if (r < 0) {
+		int e = -r;
 
 		(void)unlinkat(cg->parent_fd, leaf, AT_REMOVEDIR);
 		return closed(err, error_set(err, e, "Can't move nsrun to the cgroup %s/%s", path,
@@ -276,10 +281,10 @@ static int open_under(int mnt_fd, const char *rel)
 		      fcntl(mnt_fd, F_DUPFD_CLOEXEC, 3);
 }
 
-/* Calls FN on every cgroup2 mount of the mountinfo file open on FD; stops at the first
- * that returns true, and returns whether one did. */
-static bool any_cgroup2_mount(int fd, bool (*fn)(const struct mountinfo_entry *, void *),
-			      void *data)
+/* Calls FN on every mount of type FSTYPE in the mountinfo file open on FD; stops at the
+ * first that returns true, and returns whether one did. */
+static bool any_mount(int fd, const char *fstype,
+		      bool (*fn)(const struct mountinfo_entry *, void *), void *data)
 {
 	_cleanup_free_ char *text = NULL;
 	struct mountinfo_entry e;
@@ -292,7 +297,7 @@ static bool any_cgroup2_mount(int fd, bool (*fn)(const struct mountinfo_entry *,
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		if (mountinfo_parse_line(line, &e) == 0 && strcmp(e.fstype, "cgroup2") == 0 &&
+		if (mountinfo_parse_line(line, &e) == 0 && strcmp(e.fstype, fstype) == 0 &&
 		    fn(&e, data))
 			return true;
 	}
@@ -303,6 +308,56 @@ static bool delegating_at(const struct mountinfo_entry *e, void *mnt)
 {
 	return strcmp(e->mountpoint, mnt) == 0 && (mountinfo_has_opt(e->super_opts, "nsdelegate") ||
 						   mountinfo_has_opt(e->mount_opts, "nsdelegate"));
+}
+
+static bool any_cgroup2_mount(int fd, bool (*fn)(const struct mountinfo_entry *, void *),
+			      void *data)
+{
+	return any_mount(fd, "cgroup2", fn, data);
+}
+
+/* The procfs instances of this process's own pid namespace (a procfs shows the pid
+ * namespace of whoever mounted it; "self" names this process by its pid there), and
+ * the first that is not one: by device, so that binds of parts of them (bwrap's
+ * read-only /proc/sys and the like) count as theirs. Mounts covered by another are
+ * looked up by path, so only what is on top counts. */
+struct proc_view {
+	dev_t own[16];
+	size_t n_own;
+	char where[4096];
+};
+
+static bool own_proc(const struct mountinfo_entry *e, void *data)
+{
+	struct proc_view *v = data;
+	char path[4200], link[32], want[32];
+	struct stat st;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/self",
+		 strcmp(e->mountpoint, "/") == 0 ? "" : e->mountpoint);
+	n = strcmp(e->root, "/") == 0 ? readlink(path, link, sizeof(link) - 1) : -1;
+	if (n <= 0 || stat(e->mountpoint, &st) < 0 || v->n_own >= ARRAY_SIZE(v->own))
+		return false;
+	link[n] = '\0';
+	snprintf(want, sizeof(want), "%d", (int)getpid());
+	if (strcmp(link, want) == 0)
+		v->own[v->n_own++] = st.st_dev;
+	return false;
+}
+
+static bool foreign_proc(const struct mountinfo_entry *e, void *data)
+{
+	struct proc_view *v = data;
+	struct stat st;
+
+	snprintf(v->where, sizeof(v->where), "%s", e->mountpoint);
+	if (stat(e->mountpoint, &st) < 0)
+		return errno != ENOENT; /* gone from view: under a covered tree */
+	for (size_t i = 0; i < v->n_own; i++)
+		if (v->own[i] == st.st_dev)
+			return false;
+	return true;
 }
 
 static bool writable(const struct mountinfo_entry *e, void *where)
@@ -339,6 +394,8 @@ static int open_parent(const struct limits_config *l, struct cgroup *cg, char *p
 		return mnt_fd;
 	snprintf(cg->mnt, sizeof(cg->mnt), "%s", mnt);
 	r = in_hierarchy(mnt_fd, mnt, wanted(l), err);
+	if (r == 0)
+		r = require_nsdelegate(mnt, err);
 	if (r < 0)
 		return r;
 	if (own_path(own, sizeof(own)) == 0)
@@ -378,6 +435,7 @@ static int open_parent(const struct limits_config *l, struct cgroup *cg, char *p
 int cgroup_check_view(int proc_fd, struct nsrun_error *err)
 {
 	_cleanup_close_ int fd = openat(proc_fd, "thread-self/mountinfo", O_RDONLY | O_CLOEXEC);
+	static struct proc_view view; /* see error.h: once per run, off the stack */
 	char where[4096];
 
 	if (fd < 0)
@@ -388,7 +446,30 @@ int cgroup_check_view(int proc_fd, struct nsrun_error *err)
 					     "writable at %s, and could undo its limits there: "
 					     "bind it read-only (--ro-bind) or leave it out",
 					     where));
+	view.n_own = 0;
+	if (lseek(fd, 0, SEEK_SET) == 0 && !any_mount(fd, "proc", own_proc, &view) &&
+	    lseek(fd, 0, SEEK_SET) == 0 && any_mount(fd, "proc", foreign_proc, &view))
+		return closed(err,
+			      error_set(err, 0,
+					"The sandbox would see another pid namespace's "
+					"processes (the host's) at %s, and through them the "
+					"cgroup tree to undo its limits: cover it with --proc, "
+					"or leave it out",
+					view.where));
 	return 0;
+}
+
+/* Whether the host has swap: without swap accounting a memory limit would not bound it. */
+static bool swap_in_use(void)
+{
+	char buf[256];
+	_cleanup_close_ int fd = open("/proc/swaps", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return strchr(buf, '\n') && strchr(buf, '\n')[1] != '\0';
 }
 
 static int write_limit(const struct cgroup *cg, const char *file, const char *value, bool optional,
@@ -396,7 +477,7 @@ static int write_limit(const struct cgroup *cg, const char *file, const char *va
 {
 	int r = write_at(cg->fd, file, value);
 
-	if (r == -ENOENT && optional)
+	if (r == -ENOENT && optional && !swap_in_use())
 		return 0;
 	if (r == -ENOENT)
 		return closed(err, error_set(err, 0, "Can't set %s: the kernel has no %s in %s%s",
@@ -429,6 +510,10 @@ static int apply_limits(const struct limits_config *l, const struct cgroup *cg,
 		snprintf(v, sizeof(v), "%" PRIu64, l->pids_max);
 		r = write_limit(cg, "pids.max", v, false, err);
 	}
+	/* No cgroups below: the guard's and the monitor's rmdir must not meet any (nested
+	 * namespaces could make them), and nsdelegate keeps this file from the sandbox. */
+	if (r == 0)
+		r = write_limit(cg, "cgroup.max.descendants", "0", false, err);
 	if (r == 0 && l->has_cpu_max) {
 		snprintf(v, sizeof(v), "%" PRIu64 " %d", l->cpu_quota_us, LIMITS_CPU_PERIOD_US);
 		r = write_limit(cg, "cpu.max", v, false, err);
@@ -457,13 +542,18 @@ static uint64_t now_ms(void)
 
 void cgroup_kill(int fd)
 {
-	char buf[8192], *p, *end;
+	_cleanup_free_ char *buf = NULL;
+	_cleanup_close_ int procs = -1;
+	char *p, *end;
+	size_t len;
 
 	if (fd < 0 || write_at(fd, "cgroup.kill", "1") == 0)
 		return;
-	/* Before Linux 5.14: frozen, nothing forks while the list is read. */
+	/* Before Linux 5.14: frozen, nothing forks while the list is read, whole (a pid cut
+	 * at a buffer's end would name another process). */
 	(void)write_at(fd, "cgroup.freeze", "1");
-	if (read_at(fd, "cgroup.procs", buf, sizeof(buf)) < 0)
+	procs = openat(fd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
+	if (procs < 0 || read_all(procs, 64u << 20, &buf, &len) < 0)
 		return;
 	for (p = buf; *p; p = end) {
 		long pid = strtol(p, &end, 10);
@@ -571,11 +661,19 @@ static void close_all_but(const int *keep, size_t n)
  * however), then removes what is left. */
 _noreturn_ static void guard_main(struct cgroup *cg, int rfd, int done_fd)
 {
-	int keep[] = { 0, 1, 2, rfd, done_fd, cg->parent_fd, cg->fd };
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	int *mine[] = { &rfd, &done_fd, &cg->parent_fd, &cg->fd };
+	int keep[] = { 0, 1, 2, -1, -1, -1, -1 };
+	int null;
 	sigset_t none;
 	char c, leaf[96];
 
+	/* Above the standard ones, which become /dev/null (nsrun may start without them). */
+	for (size_t i = 0; i < ARRAY_SIZE(mine); i++) {
+		if (*mine[i] >= 0 && *mine[i] < 3)
+			*mine[i] = fcntl(*mine[i], F_DUPFD_CLOEXEC, 3);
+		keep[3 + i] = *mine[i];
+	}
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	(void)setsid();
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
@@ -589,6 +687,9 @@ _noreturn_ static void guard_main(struct cgroup *cg, int rfd, int done_fd)
 	/* Its fds reach the cgroup's parent, where a user's sandbox could turn its limits
 	 * off: a process of the same uid must not take them (ptrace, /proc/PID/fd). */
 	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/* Ready: nsrun goes on only now. */
+	if (write(done_fd, "r", 1) != 1)
+		_exit(1);
 	while (read(rfd, &c, 1) < 0 && errno == EINTR)
 		;
 	/* Gone: nsrun ended as it should, and removed it itself. */
@@ -608,6 +709,7 @@ static int start_guard(struct cgroup *cg, struct nsrun_error *err)
 {
 	int p[2], done[2];
 	pid_t mid;
+	char c;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return closed(err, error_set(err, errno, "pipe"));
@@ -634,6 +736,10 @@ static int start_guard(struct cgroup *cg, struct nsrun_error *err)
 	(void)waitpid(mid, NULL, 0);
 	cg->guard_fd = p[1];
 	cg->done_fd = done[0];
+	/* No guard, no promise that nothing outlives nsrun. */
+	if (read(cg->done_fd, &c, 1) != 1)
+		return closed(err,
+			      error_set(err, errno, "The cgroup's guard process did not start"));
 	return 0;
 }
 
@@ -651,8 +757,6 @@ int cgroup_create(const struct limits_config *l, struct cgroup *cg, struct nsrun
 	r = open_parent(l, cg, ppath, sizeof(ppath), err);
 	if (r >= 0)
 		r = enable(cg->parent_fd, ppath, wanted(l), &cg->enabled, err);
-	if (r >= 0)
-		r = require_nsdelegate(cg->mnt, err);
 	if (r >= 0)
 		r = make_sandbox_cgroup(cg, ppath, err);
 	if (r >= 0)

@@ -21,6 +21,7 @@
 #include <sys/mount.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -167,6 +168,11 @@ _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const s
 	 * nproc or nofile would break pid 1 or the setup itself). */
 	if (supervise_apply_rlimits(&plan->sup, &err) < 0)
 		launch_fail(ctx, &err);
+	/* cpu.max does not throttle real-time tasks: no RLIMIT_RTPRIO to become one with. */
+	if (plan->limits.has_cpu_max && setrlimit(RLIMIT_RTPRIO, &(struct rlimit){ 0, 0 }) < 0) {
+		error_set(&err, errno, "Can't set RLIMIT_RTPRIO for --cpu-max");
+		launch_fail(ctx, &err);
+	}
 	if (confine(ctx, &err) < 0)
 		launch_fail(ctx, &err);
 	if (ctx->parent_life_fd >= 0)

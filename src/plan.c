@@ -260,6 +260,18 @@ static int validate_supervise(const struct plan *p, struct nsrun_error *err)
 			"--timeout requires --unshare-pid (or --unshare-all), so that no "
 			"process of the sandbox outlives the deadline and the command cannot "
 			"signal nsrun");
+	/* As for the deadline: without a pid namespace the command can signal nsrun's guard
+	 * and reach the host's processes (/proc/PID/root) and through them the cgroup's
+	 * parent, where a user's sandbox could turn its own limits off. */
+	if (plan_has_limits(p) && !p->ns.pid)
+		return error_set(err, 0,
+				 "%s requires --unshare-pid (or --unshare-all), so that the command "
+				 "cannot reach nsrun or the host's processes to undo its limits",
+				 limits_conflict(&p->limits));
+	/* Joined, the pid namespace may be one whose /proc shows the user's processes. */
+	if (plan_has_limits(p) && p->ns.pidns_fd >= 0)
+		return error_set(err, 0, "%s cannot be combined with --pidns",
+				 limits_conflict(&p->limits));
 	if (p->limits.cgroup_parent && !plan_has_limits(p))
 		return error_set(err, 0,
 				 "--cgroup-parent requires a limit (--memory-max, --memory-swap-max, "

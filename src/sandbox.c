@@ -333,20 +333,31 @@ static int join_namespaces(const struct plan *plan, struct nsrun_error *err)
 	return 0;
 }
 
-/* --landlock-exec holds only while the command cannot remount or reach the kernel:
- * root's default capabilities lose what would undo it, and asking for it is refused. */
-static int keep_exec_boundary(const struct plan *plan, uint64_t *caps, struct nsrun_error *err)
+/* A boundary holds only while the command cannot undo it: --landlock-exec (remounting
+ * without noexec) and the cgroup limits (uncovering the cgroup tree, real-time
+ * scheduling). Root's default capabilities lose what would undo them, and asking for it
+ * is refused. */
+static int keep_boundaries(const struct plan *plan, uint64_t *caps, struct nsrun_error *err)
 {
-	if (!plan->landlock.exec)
-		return 0;
-	if (caps_requested(&plan->caps, 0) & CAPS_EXEC_BOUNDARY_BREAKERS)
+	uint64_t asked = caps_requested(&plan->caps, 0);
+
+	if (plan->landlock.exec && (asked & CAPS_EXEC_BOUNDARY_BREAKERS))
 		return error_set(
 			err, 0,
 			"--landlock-exec cannot be combined with --cap-add of CAP_SYS_ADMIN, "
 			"CAP_SYS_MODULE, CAP_SYS_RAWIO or CAP_SYS_BOOT (or ALL): with them the "
 			"command could remount without noexec (mount_setattr, which Landlock "
 			"does not mediate) or run code in the kernel");
-	*caps &= ~CAPS_EXEC_BOUNDARY_BREAKERS;
+	if (plan_has_limits(plan) && (asked & CAPS_LIMIT_BREAKERS))
+		return error_set(err, 0,
+				 "The cgroup limits cannot be combined with --cap-add of "
+				 "CAP_SYS_ADMIN, CAP_SYS_NICE, CAP_SYS_MODULE, CAP_SYS_RAWIO or "
+				 "CAP_SYS_BOOT (or ALL): with them the command could uncover the "
+				 "cgroup tree or schedule itself in real time, past --cpu-max");
+	if (plan->landlock.exec)
+		*caps &= ~CAPS_EXEC_BOUNDARY_BREAKERS;
+	if (plan_has_limits(plan))
+		*caps &= ~CAPS_LIMIT_BREAKERS;
 	return 0;
 }
 
@@ -374,7 +385,7 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 			return r;
 	}
 	ctx->caps = caps_requested(&plan->caps, base);
-	r = keep_exec_boundary(plan, &ctx->caps, err);
+	r = keep_boundaries(plan, &ctx->caps, err);
 	if (r < 0)
 		return r;
 	/* Root without a user namespace cannot gain what it lacks (a container's bounding
@@ -556,7 +567,8 @@ static pid_t spawn_child(struct monitor *mon, struct setup_ctx *ctx, struct nsru
 		error_set(err, 0,
 			  "This kernel cannot start a process in a cgroup (clone3 with "
 			  "CLONE_INTO_CGROUP, Linux 5.7): the limits cannot be applied");
-	} else if (errno == EACCES || errno == EPERM || errno == ENOENT || errno == EBUSY) {
+	} else if (errno == EACCES || errno == EPERM || errno == ENOENT || errno == EBUSY ||
+		   errno == EOPNOTSUPP) {
 		error_set(err, errno,
 			  "Can't start the sandbox in the cgroup %s (nsrun's cgroup and it must "
 			  "be under one delegated to you)",
@@ -649,7 +661,12 @@ int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 	/* First, while nsrun is nobody's subreaper: the guard that removes the cgroup if
 	 * nsrun dies must not stay nsrun's descendant. */
 	if (plan_has_limits(plan)) {
-		r = cgroup_create(&plan->limits, &mon.cg, err);
+		uint64_t caps = 0;
+
+		/* Its refusals are usage errors: before anything is made. */
+		r = keep_boundaries(plan, &caps, err);
+		if (r == 0)
+			r = cgroup_create(&plan->limits, &mon.cg, err);
 		if (r < 0)
 			return r;
 	}

@@ -96,7 +96,7 @@ static int arm(int fd, uint64_t ms)
 int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child, unsigned depth,
 		    struct nsrun_error *err)
 {
-	int cred_fd = sup->cred_fd;
+	int cred_fd = sup->cred_fd, cgroup_fd = sup->cgroup_fd;
 	bool tty = sup->tty;
 	sigset_t set;
 
@@ -106,6 +106,7 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 				    .sig_fd = -1,
 				    .timer_fd = -1,
 				    .cred_fd = cred_fd,
+				    .cgroup_fd = cgroup_fd,
 				    .tty = tty };
 	sigemptyset(&set);
 	for (size_t i = 0; plan->sup.forward_signals && i < ARRAY_SIZE(forwarded); i++)

@@ -52,7 +52,7 @@ int supervise_prepare(const struct plan *plan, struct nsrun_error *err);
  * with a short-lived command can lose. fds[0] is the monitor's end. */
 int supervise_channel(int fds[2], struct nsrun_error *err);
 
-/* After clone (sup->cred_fd and sup->tty set first): blocks the forwarded signals into a signalfd, arms the timer. */
+/* After clone (sup->cred_fd, sup->cgroup_fd and sup->tty set first): blocks the forwarded signals into a signalfd, arms the timer. */
 int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child, unsigned depth,
 		    struct nsrun_error *err);
 

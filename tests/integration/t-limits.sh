@@ -10,7 +10,9 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-SB="--ro-bind / / --proc /proc --dev /dev --unshare-all --die-with-parent"
+# Not / as a whole: a procfs of the host's anywhere under it is refused with a limit.
+SB="--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
+SB="$SB --ro-bind /etc /etc --proc /proc --dev /dev --unshare-all --die-with-parent"
 CGD=/sys/fs/cgroup/nsrun-t-limits.$$
 
 usage_errors() {
@@ -26,6 +28,12 @@ usage_errors() {
 	out=$(nsrun --cgroup-parent /sys/fs/cgroup true 2>&1)
 	check_match "--cgroup-parent without a limit: usage error" \
 		"^1 nsrun: --cgroup-parent requires a limit" "$? $out"
+	out=$(nsrun --ro-bind / / --pids-max 9 true 2>&1)
+	check_match "a limit without a pid namespace: usage error" \
+		"^1 nsrun: --pids-max requires --unshare-pid" "$? $out"
+	out=$(nsrun --ro-bind / / --unshare-all --cap-add CAP_SYS_NICE --cpu-max 1 true 2>&1)
+	check_match "a limit with --cap-add CAP_SYS_NICE: refused" \
+		"^1 nsrun: The cgroup limits cannot be combined with --cap-add" "$? $out"
 	out=$(nsrun --landlock-only --landlock-rw /tmp --pids-max 9 true 2>&1)
 	check_eq "--landlock-only with a limit: usage error" \
 		"1 nsrun: --landlock-only cannot be combined with --pids-max" "$? $out"

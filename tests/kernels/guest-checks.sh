@@ -302,7 +302,11 @@ cg_gone() {
 }
 case_cgroup() {
 	local st="$TMP/cg-status" out rc peak pid dir=
-	local sb=("${SB[@]}" --unshare-all --die-with-parent)
+	# Not / as a whole: any procfs of the host's under it (here the harness's modprobe
+	# chroot) would show the host's processes, and nsrun refuses that with a limit.
+	local sb=(--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib
+		--symlink usr/lib64 /lib64 --ro-bind /etc /etc --proc /proc --dev /dev
+		--tmpfs /tmp --unshare-all --die-with-parent)
 	out=$(cg_nsrun "${sb[@]}" --memory-max 64M --json-status-fd 3 -- \
 		python3 -c "x = b'a' * (200 << 20); print('survived')" 3>"$st" 2>&1)
 	rc=$?
@@ -339,19 +343,24 @@ while time.time() - t < 3: pass
 s = (time.process_time() - c) / (time.time() - t)
 print("share", "ok" if 0.15 <= s <= 0.35 else s)' 2>&1)
 	check_eq "--cpu-max 0.25: a busy loop gets 0.15-0.35 of a CPU" "0 share ok" "$? $out"
-	out=$(cg_nsrun --ro-bind / / --unshare-pid --pids-max 50 -- cat /proc/self/cgroup 2>&1)
+	out=$(cg_nsrun "${sb[@]:0:21}" --unshare-pid --pids-max 50 -- cat /proc/self/cgroup 2>&1)
 	check_eq "a limit without --unshare-cgroup: still a cgroup namespace rooted at the sandbox's cgroup" \
 		"0 0::/" "$? $out"
 	out=$(cg_nsrun --bind / / --unshare-all --pids-max 9 true 2>&1)
 	check_match "a limit with the hierarchy writable in the sandbox (--bind / /): refused, 126" \
 		"^126 nsrun: The sandbox would see the cgroup v2 hierarchy writable at /sys/fs/cgroup" \
 		"$? $out"
-	# With CAP_SYS_ADMIN (in its user namespace for uid 65534) the command mounts cgroup2:
-	# its cgroup namespace shows its own cgroup as the root, whose limits nsdelegate keeps.
-	out=$(cg_nsrun "${sb[@]}" --tmpfs /mnt --uid 0 --gid 0 --cap-add CAP_SYS_ADMIN --memory-max 64M -- \
-		sh -c 'mount -t cgroup2 none /mnt || exit 9; echo max >/mnt/memory.max; cat /mnt/memory.max' 2>/dev/null)
-	check_eq "the sandbox cannot raise its own limit (mounts cgroup2, writes memory.max)" \
-		"0 67108864" "$? $out"
+	out=$(cg_nsrun --ro-bind / / --unshare-all --pids-max 9 true 2>&1)
+	check_match "a limit with the host's /proc in the sandbox: refused, 126" \
+		"^126 nsrun: The sandbox would see another pid namespace's processes \(the host's\) at /" "$? $out"
+	# A nested user namespace gives the command CAP_SYS_ADMIN over a cgroup namespace of
+	# its own, rooted at its cgroup: nsdelegate keeps the limits, max.descendants 0 any
+	# cgroup below (which would keep nsrun from removing its own).
+	out=$(cg_nsrun "${sb[@]}" --tmpfs /mnt --memory-max 64M -- unshare -UrmC sh -c \
+		'mount -t cgroup2 none /mnt || exit 9; echo max >/mnt/memory.max; cat /mnt/memory.max
+		mkdir /mnt/x 2>/dev/null && echo made || echo none' 2>/dev/null)
+	check_eq "the sandbox cannot raise its own limit nor make cgroups (nested namespaces)" \
+		"0 67108864 none" "$? $(echo $out)"
 	cg_exec "${sb[@]}" --pids-max 50 -- sleep 1001 >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do
@@ -372,17 +381,18 @@ print("share", "ok" if 0.15 <= s <= 0.35 else s)' 2>&1)
 case_cgroup_sources() {
 	local out
 	MODE=root
-	out=$("$BIN/nsrun" --ro-bind / / --pids-max 9 --cgroup-parent /tmp true 2>&1)
+	out=$("$BIN/nsrun" --ro-bind / / --unshare-pid --pids-max 9 --cgroup-parent /tmp true 2>&1)
 	check_match "--cgroup-parent outside cgroup v2: refused, 126" \
 		"^126 nsrun: --cgroup-parent /tmp: not a directory of the cgroup v2 hierarchy" "$? $out"
 	MODE=unpriv
-	out=$(as_user "$BIN/nsrun" --ro-bind / / --pids-max 9 true 2>&1)
+	out=$(as_user "$BIN/nsrun" --ro-bind / / --unshare-pid --pids-max 9 true 2>&1)
 	check_match "no delegated cgroup: refused, 126, with what to do" \
 		"^126 nsrun: No cgroup for the limits: .*systemd-run --user --scope -p Delegate=yes" \
 		"$? $out"
 	# systemd-run --user --scope -p Delegate=yes: nsrun alone in a delegated cgroup.
 	out=$( (echo "$BASHPID" >"$CGD/scope/cgroup.procs" && exec setpriv --reuid=$UNPRIV \
-		--regid=$UNPRIV --clear-groups -- "$BIN/nsrun" --ro-bind / / --unshare-all \
+		--regid=$UNPRIV --clear-groups -- "$BIN/nsrun" --ro-bind /usr /usr --symlink usr/bin /bin \
+		--symlink usr/lib /lib --symlink usr/lib64 /lib64 --proc /proc --unshare-all \
 		--pids-max 9 -- cat /proc/self/cgroup) 2>&1)
 	check_eq "nsrun's own delegated cgroup as the parent: runs" "0 0::/" "$? $out"
 	check_eq "... and leaves nothing in it" "" "$(find "$CGD/scope" -mindepth 1 -type d)"
@@ -506,7 +516,7 @@ if cg_setup; then
 	find "$CGD" -depth -type d -exec rmdir {} + 2>/dev/null
 else
 	MODE=root
-	out=$("$BIN/nsrun" --ro-bind / / --pids-max 9 true 2>&1)
+	out=$("$BIN/nsrun" --ro-bind / / --unshare-pid --pids-max 9 true 2>&1)
 	check_match "no cgroup v2 controllers: --pids-max refused, 126" "^126 nsrun: " "$? $out"
 fi
 case_apparmor

@@ -205,7 +205,12 @@ static void test_cli_rules(void **state)
 		  "--landlock-only cannot be combined with --memory-max" },
 		{ { "--cgroup-parent", "/sys/fs/cgroup/x", "true" },
 		  "--cgroup-parent requires a limit" },
-		{ { "--cgroup-parent", "/sys/fs/cgroup/x", "--pids-max", "9", "true" }, NULL },
+		{ { "--cgroup-parent", "/sys/fs/cgroup/x", "--pids-max", "9", "--unshare-pid",
+		    "true" },
+		  NULL },
+		{ { "--memory-max", "1G", "true" }, "--memory-max requires --unshare-pid" },
+		{ { "--cpu-max", "1", "--unshare-pid", "--pidns", "5", "true" },
+		  "--cpu-max cannot be combined with --pidns" },
 	};
 
 	(void)state;
