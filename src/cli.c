@@ -950,9 +950,13 @@ void cli_hint(struct nsrun_error *err)
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
 		opt = cli_find_option(name);
 	}
-	msg = opt && opt->arity > 0 ? xasprintf("%s: the value goes in the next argument (%s %s)",
-						err->msg, opt->name, eq + 1) :
-				      xasprintf("%s (see nsrun --help)", err->msg);
+	if (strcmp(arg, "--debug-opt") == 0)
+		msg = xasprintf("%s: it takes its value after '=' (--debug-opt=NAME)", err->msg);
+	else
+		msg = opt && opt->arity > 0 ?
+			      xasprintf("%s: the value goes in the next argument (%s %s)", err->msg,
+					opt->name, eq + 1) :
+			      xasprintf("%s (see nsrun --help)", err->msg);
 	snprintf(err->msg, sizeof(err->msg), "%s", msg);
 	free(msg);
 }

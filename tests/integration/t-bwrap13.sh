@@ -181,8 +181,11 @@ test_debug_opt() {
 	out=$(nsrun --debug-opt=print-assumed-kernel 2>&1)
 	check_eq "--debug-opt=print-assumed-kernel: the kernel nsrun's fast paths assume" "5.12.0" "$out"
 	out=$(nsrun --debug-opt print-assumed-kernel 2>&1)
-	check_eq "--debug-opt NAME: an unknown option, as in bwrap 0.13.1" \
-		"nsrun: Unknown option --debug-opt" "$out"
+	check_eq "--debug-opt NAME: an unknown option, as in bwrap 0.13.1 (with nsrun's pointer)" \
+		"nsrun: Unknown option --debug-opt: it takes its value after '=' (--debug-opt=NAME)" "$out"
+	out=$(bwrap_nsrun --debug-opt print-assumed-kernel 2>&1)
+	check_eq "--debug-opt NAME as bwrap: bwrap 0.13.1's words" \
+		"bwrap: Unknown option --debug-opt" "$out"
 	out=$(nsrun --ro-bind / / --debug-opt=print-assumed-kernel "$PROBE" pid 2>&1)
 	check_eq "print-assumed-kernel: prints and exits, like --version" "5.12.0" "$out"
 	out=$(nsrun --debug-opt=force-everything --ro-bind / / "$PROBE" pid 2>&1)
