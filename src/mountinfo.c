@@ -14,10 +14,13 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libmount.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -211,15 +214,23 @@ static const struct libmount_api *libmount(void)
 	return &api;
 }
 
-/* The id of the mount a fresh lookup of path reaches (the topmost one there), from
- * its fdinfo, which every kernel nsrun runs on has (statx's STATX_MNT_ID is 5.8). */
+/* The id of the mount a fresh lookup of path reaches (the topmost one there): statx's
+ * STATX_MNT_ID (5.8), else the fd's fdinfo. statx first: before 5.14 a non-dumpable
+ * process (nsrun under its AppArmor profile) may not open its own fdinfo. */
 static int path_mount_id(const char *path, int *id)
 {
-	_cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
+	_cleanup_close_ int fd = -1;
 	char name[64], buf[512], *p;
 	_cleanup_close_ int info = -1;
+	struct statx stx = { 0 };
 	ssize_t n;
 
+	if (statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_MNT_ID, &stx) == 0 &&
+	    (stx.stx_mask & STATX_MNT_ID)) {
+		*id = (int)stx.stx_mnt_id;
+		return 0;
+	}
+	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	snprintf(name, sizeof(name), "/proc/self/fdinfo/%d", fd);
