@@ -80,33 +80,59 @@ static uint64_t duration_unit_ms(char suffix)
 	}
 }
 
-int supervise_parse_duration(const char *s, uint64_t *ret_ms)
+/* A decimal number, "W", "W.F" or ".F": the whole part (at most max_whole) and the
+ * fraction as frac/scale, of which the first digits up to max_scale count. Past them,
+ * further digits are ignored, or with exact refused unless they are 0. "1." and "."
+ * are refused like other garbage. Returns where the number ends, or NULL with *r set. */
+struct decimal {
+	uint64_t whole, frac, scale;
+};
+
+static const char *decimal(const char *s, uint64_t max_whole, uint64_t max_scale, bool exact,
+			   struct decimal *d, int *r)
 {
-	uint64_t whole = 0, frac = 0, scale = 1, unit, ms;
 	const char *p = s;
 
+	*d = (struct decimal){ .scale = 1 };
+	*r = -EINVAL;
 	if (!s || (!is_digit(*s) && *s != '.'))
-		return -EINVAL;
-	if (is_digit(*p) && !(p = digits(p, SUPERVISE_MAX_DURATION_MS, &whole)))
-		return -ERANGE;
-	if (*p == '.') {
-		/* At most 9 decimals count; "1." and "." are refused like other garbage. */
-		p++;
-		if (!is_digit(*p))
-			return -EINVAL;
-		for (; is_digit(*p); p++)
-			if (scale < 1000000000ull) {
-				frac = frac * 10 + (uint64_t)(*p - '0');
-				scale *= 10;
-			}
+		return NULL;
+	if (is_digit(*p) && !(p = digits(p, max_whole, &d->whole))) {
+		*r = -ERANGE;
+		return NULL;
 	}
+	if (*p != '.')
+		return p;
+	p++;
+	if (!is_digit(*p))
+		return NULL;
+	for (; is_digit(*p); p++)
+		if (d->scale < max_scale) {
+			d->frac = d->frac * 10 + (uint64_t)(*p - '0');
+			d->scale *= 10;
+		} else if (exact && *p != '0') {
+			return NULL;
+		}
+	return p;
+}
+
+int supervise_parse_duration(const char *s, uint64_t *ret_ms)
+{
+	struct decimal d;
+	uint64_t unit, ms;
+	int r;
+	/* At most 9 decimals count. */
+	const char *p = decimal(s, SUPERVISE_MAX_DURATION_MS, 1000000000ull, false, &d, &r);
+
+	if (!p)
+		return r;
 	unit = duration_unit_ms(*p);
 	if (unit == 0 || (*p && p[1]))
 		return -EINVAL;
-	if (whole > SUPERVISE_MAX_DURATION_MS / unit)
+	if (d.whole > SUPERVISE_MAX_DURATION_MS / unit)
 		return -ERANGE;
 	/* Rounded up, so that a tiny non-zero duration does not become "no timeout". */
-	ms = whole * unit + (frac * unit + scale - 1) / scale;
+	ms = d.whole * unit + (d.frac * unit + d.scale - 1) / d.scale;
 	if (ms > SUPERVISE_MAX_DURATION_MS)
 		return -ERANGE;
 	*ret_ms = ms;
@@ -157,29 +183,17 @@ int supervise_parse_size(const char *s, uint64_t *ret)
 
 int supervise_parse_cpu(const char *s, uint64_t *ret_quota_us)
 {
-	uint64_t whole = 0, frac = 0, scale = 1, q;
-	const char *p = s;
+	struct decimal d;
+	uint64_t q;
+	int r;
+	/* cpu.max counts microseconds of a 100 ms period: 5 decimals are exact. */
+	const char *p = decimal(s, SUPERVISE_MAX_CPUS, LIMITS_CPU_PERIOD_US, true, &d, &r);
 
-	if (!s || (!is_digit(*s) && *s != '.'))
-		return -EINVAL;
-	if (is_digit(*p) && !(p = digits(p, SUPERVISE_MAX_CPUS, &whole)))
-		return -ERANGE;
-	if (*p == '.') {
-		p++;
-		if (!is_digit(*p))
-			return -EINVAL;
-		/* cpu.max counts microseconds of a 100 ms period: 5 decimals are exact. */
-		for (; is_digit(*p); p++)
-			if (scale < LIMITS_CPU_PERIOD_US) {
-				frac = frac * 10 + (uint64_t)(*p - '0');
-				scale *= 10;
-			} else if (*p != '0') {
-				return -EINVAL;
-			}
-	}
+	if (!p)
+		return r;
 	if (*p)
 		return -EINVAL;
-	q = whole * LIMITS_CPU_PERIOD_US + frac * (LIMITS_CPU_PERIOD_US / scale);
+	q = d.whole * LIMITS_CPU_PERIOD_US + d.frac * (LIMITS_CPU_PERIOD_US / d.scale);
 	/* The kernel's smallest quota is 1 ms. */
 	if (q < 1000 || q > SUPERVISE_MAX_CPUS * LIMITS_CPU_PERIOD_US)
 		return -ERANGE;
