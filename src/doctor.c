@@ -645,18 +645,9 @@ int doctor_status(const struct doctor_report *report)
 
 static void json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	_cleanup_free_ char *esc = json_escape(s);
 
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
+	fprintf(out, "\"%s\"", esc);
 }
 
 /* The top-level status of --json: the worst of the checks (a WARN is not "ok"). */

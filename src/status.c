@@ -79,23 +79,6 @@ static char *append(char *s, const char *sep, const char *key, uint64_t value)
 	return r;
 }
 
-/* VALUE as a JSON string's content: a cgroup's path may hold '"', '\\' or anything. */
-static char *json_escaped(const char *value)
-{
-	char *out = xmalloc(strlen(value) * 6 + 1), *o = out;
-
-	for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			o += sprintf(o, "\\%c", *p);
-		else if (*p < 0x20)
-			o += sprintf(o, "\\u%04x", *p);
-		else
-			*o++ = (char)*p;
-	}
-	*o = '\0';
-	return out;
-}
-
 static char *append_str(char *s, const char *sep, const char *key, const char *value)
 {
 	char *r = xasprintf("%s%s\"%s\": \"%s\"", s, sep, key, value);
@@ -108,7 +91,7 @@ static char *append_str(char *s, const char *sep, const char *key, const char *v
 static char *limit_fields(char *s, const char *sep, const struct status_info *info)
 {
 	const struct limits_config *l = info->limits;
-	_cleanup_free_ char *cpu = NULL, *path = json_escaped(info->cgroup);
+	_cleanup_free_ char *cpu = NULL, *path = json_escape(info->cgroup);
 
 	s = append_str(s, sep, "cgroup", path);
 	if (l->has_memory_max)

@@ -425,3 +425,19 @@ int fd_real_path(int fd, char **ret)
 	*ret = xstrdup(buf);
 	return 0;
 }
+
+char *json_escape(const char *s)
+{
+	char *out = xmalloc(strlen(s) * 6 + 1), *o = out;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			o += sprintf(o, "\\%c", *p);
+		else if (*p < 0x20)
+			o += sprintf(o, "\\u%04x", *p);
+		else
+			*o++ = (char)*p;
+	}
+	*o = '\0';
+	return out;
+}

@@ -69,6 +69,9 @@ int write_all(int fd, const void *buf, size_t len);
 int copy_fd(int in_fd, int out_fd);
 
 /* Strict parsers: the whole string must be consumed. Return 0 or -EINVAL/-ERANGE. */
+/* S as the content of a JSON string ('"', '\\' and control characters escaped), malloc'd. */
+char *json_escape(const char *s);
+
 int parse_fd(const char *s, int *ret);		       /* decimal, >= 0, <= INT_MAX */
 int parse_octal_mode(const char *s, mode_t *ret);      /* octal, <= 07777 */
 int parse_u64(const char *s, int base, uint64_t *ret); /* strtoull semantics, no sign */

@@ -325,9 +325,21 @@ static void test_fd_paths(void **state)
 	assert_int_equal(fd_real_path(fd, &real), -ENOENT);
 }
 
+/* One escaper for every JSON nsrun writes (--doctor --json, the status's cgroup path). */
+static void test_json_escape(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = json_escape("/sys/fs/cgroup/a\"b\\c\n\x01d\\x2d");
+	assert_string_equal(s, "/sys/fs/cgroup/a\\\"b\\\\c\\u000a\\u0001d\\\\x2d");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_escape),
 		cmocka_unit_test(test_parse_fd),      cmocka_unit_test(test_parse_octal_mode),
 		cmocka_unit_test(test_parse_u64),     cmocka_unit_test(test_parse_uint32),
 		cmocka_unit_test(test_env),	      cmocka_unit_test(test_strv),
