@@ -331,7 +331,7 @@ static void test_json_escape(void **state)
 	char *s;
 
 	(void)state;
-	s = json_escape("/sys/fs/cgroup/a\"b\\c\n\x01d\\x2d");
+	s = json_escape("/sys/fs/cgroup/a\"b\\c\n\x01" "d\\x2d");
 	assert_string_equal(s, "/sys/fs/cgroup/a\\\"b\\\\c\\u000a\\u0001d\\\\x2d");
 	free(s);
 }
