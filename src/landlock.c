@@ -372,6 +372,7 @@ struct rules_ctx {
 	int rfd;
 	int root_fd; /* the caller's "/": rule paths are resolved beneath it */
 	const struct landlock_desc *desc;
+	bool in_place; /* --landlock-only: "/" is the system's, not a sandbox's */
 };
 
 static int add_path_rule(struct rules_ctx *c, int fd, uint64_t access, const char *opt,
@@ -423,10 +424,11 @@ static int open_rule_path(const struct rules_ctx *c, const char *opt, const char
 	if (fd == -ELOOP)
 		return symlink_refused(opt, path, err);
 	if (fd < 0)
-		return ll_fail_plain(err, -fd,
-				     "%s '%s': %s; a Landlock rule path must exist in the "
-				     "sandbox's final tree, refusing to run",
-				     opt, path, strerror(-fd));
+		return ll_fail_plain(
+			err, -fd,
+			"%s '%s': %s; a Landlock rule path must exist %s, refusing to run", opt,
+			path, strerror(-fd),
+			c->in_place ? "where the command runs" : "in the sandbox's final tree");
 	return fd;
 }
 
@@ -670,7 +672,9 @@ int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err)
 	root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd < 0)
 		return ll_fail(err, errno, "opening '/' for the Landlock rule paths");
-	c = (struct rules_ctx){ .rfd = rfd, .root_fd = root_fd, .desc = &desc };
+	c = (struct rules_ctx){
+		.rfd = rfd, .root_fd = root_fd, .desc = &desc, .in_place = cfg->only
+	};
 	r = add_rules(&c, cfg, err);
 	if (r == 0)
 		r = self_test_start(&t, err);

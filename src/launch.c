@@ -30,6 +30,7 @@
 #include "noexec.h"
 #include "reaper.h"
 #include "seccomp.h"
+#include "status.h"
 #include "supervise.h"
 #include "syscall.h"
 #include "userns.h"
@@ -377,4 +378,17 @@ _noreturn_ void launch_in_place(struct setup_ctx *ctx)
 		launch_fail(ctx, &err);
 	/* execvp searches the plan's PATH, as in a sandbox. */
 	launch_payload(ctx, plan->proc.envp, &mask);
+}
+
+_noreturn_ void launch_in_place_child(struct setup_ctx *ctx)
+{
+	static struct nsrun_error err; /* see error.h */
+
+	if (status_report_ns(ctx->proc_fd, 0, ctx->status_fd, &err) < 0)
+		launch_fail(ctx, &err);
+	if (ctx->go_fd >= 0 && read_byte(ctx->go_fd) < 0)
+		_exit(1);
+	if (ctx->go_fd >= 0)
+		close(ctx->go_fd);
+	launch_in_place(ctx);
 }

@@ -54,3 +54,8 @@ int launch_release(int ready_fd, int exec_fd, pid_t child);
 /* --landlock-only: no sandbox process, no new root; the same steps in this process.
  * ctx comes from the same preparation as a sandbox's (error_fd -1). */
 _noreturn_ void launch_in_place(struct setup_ctx *ctx);
+
+/* --landlock-only with --json-status-fd: the same, in nsrun's child, which reports like a
+ * sandbox's first process (no namespaces on status_fd), waits on go_fd for the first
+ * document, and sends its errors and the exec marker on error_fd. */
+_noreturn_ void launch_in_place_child(struct setup_ctx *ctx);

@@ -160,6 +160,8 @@ static const char *ns_conflict(const struct ns_config *ns)
 	return ns->hostname ? "--hostname" : NULL;
 }
 
+/* The sync options --landlock-only cannot serve; --json-status-fd it can, with the
+ * command as nsrun's child. */
 static const char *sync_conflict(const struct sync_config *s)
 {
 	if (s->n_sync_fds)
@@ -170,8 +172,6 @@ static const char *sync_conflict(const struct sync_config *s)
 		return "--userns-block-fd";
 	if (s->info_fd >= 0)
 		return "--info-fd";
-	if (s->json_status_fd >= 0)
-		return "--json-status-fd";
 	return s->lock_files ? "--lock-file" : NULL;
 }
 
@@ -213,8 +213,10 @@ static const char *landlock_only_conflict(const struct plan *p)
 	if (p->hide.hide || p->hide.allow)
 		return p->hide.hide ? "--overlay-hide" : "--overlay-allow";
 	/* These need a monitor; --rlimit is the launcher's and applies in place too. */
-	if (p->sup.forward_signals || p->sup.timeout_ms > 0)
-		return p->sup.forward_signals ? "--forward-signals" : "--timeout";
+	if (p->sup.forward_signals && p->sync.json_status_fd < 0)
+		return "--forward-signals";
+	if (p->sup.timeout_ms > 0)
+		return "--timeout";
 	if (p->sup.netns_fd >= 0)
 		return "--netns";
 	/* A cgroup needs someone outside it to remove it when the command is done. */
@@ -292,7 +294,11 @@ int plan_validate(const struct plan *plan, bool is_root, struct nsrun_error *err
 	int r;
 
 	if (plan->landlock.only && (c = landlock_only_conflict(plan)))
-		return error_set(err, 0, "--landlock-only cannot be combined with %s", c);
+		return error_set(
+			err, 0, "--landlock-only cannot be combined with %s%s", c,
+			strcmp(c, "--forward-signals") == 0 ?
+				" without --json-status-fd (in place, nsrun is the command)" :
+				"");
 	r = validate_userns(plan, err);
 	if (r < 0)
 		return r;

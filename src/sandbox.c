@@ -378,6 +378,9 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 	r = clone_flags(plan, userns, &ctx->clone_flags, err);
 	if (r < 0)
 		return r;
+	/* In place, a status fd makes the command nsrun's child: a plain fork. */
+	if (plan->landlock.only)
+		ctx->clone_flags = SIGCHLD;
 	/* --landlock-only starts from no capabilities at all, root or not. */
 	if (ctx->real_root && !plan->landlock.only) {
 		r = caps_get_effective(&base, err);
@@ -411,7 +414,8 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 	req.sandbox_uid = ctx->sandbox_uid;
 	req.sandbox_gid = ctx->sandbox_gid;
 	userns_layout(&req, &ctx->userns);
-	ctx->tty_foreground = supervise_tty_wanted(plan);
+	/* In place, the command keeps nsrun's process group, monitored or not. */
+	ctx->tty_foreground = !plan->landlock.only && supervise_tty_wanted(plan);
 	return supervise_prepare(plan, err);
 }
 
@@ -600,7 +604,8 @@ static int run_monitored(struct monitor *mon, struct setup_ctx *ctx, pid_t calle
 	ctx->proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx->proc_fd < 0)
 		return error_set(err, errno, "Can't open /proc");
-	if (plan->landlock.only)
+	/* A status document needs someone left to write how the command ended. */
+	if (plan->landlock.only && plan->sync.json_status_fd < 0)
 		return run_in_place(ctx, caller, err);
 	r = join_namespaces(plan, err);
 	if (r < 0)
@@ -631,6 +636,8 @@ static int run_monitored(struct monitor *mon, struct setup_ctx *ctx, pid_t calle
 		ctx->error_fd = errp[1];
 		ctx->go_fd = gop[0];
 		ctx->status_fd = stp[1];
+		if (plan->landlock.only)
+			launch_in_place_child(ctx);
 		setup_child(ctx);
 	}
 	close(errp[1]);

@@ -393,6 +393,44 @@ test_forward_signals() {
 }
 for_each_mode test_forward_signals
 
+# ---- --landlock-only with --json-status-fd: the command becomes nsrun's child ----
+
+test_landlock_only_status() {
+	local d=$TMP/rw/llst$MODE pid cp out rc
+	mkdir -p "$d/rw" && chmod -R 0777 "$d"
+	out=$(nsrun --landlock-only --landlock-rw "$d/rw" --json-status-fd 3 -- \
+		sh -c 'echo $$ >"$1/rw/pid"; touch "$1/denied" 2>/dev/null; exit 3' sh "$d" 3>&1)
+	rc=$?
+	check_eq "in place with a status fd: the command's status" 3 "$rc"
+	check_match "the first document names the command as child-pid, with the Landlock keys" \
+		"^\{ \"child-pid\": $(cat "$d/rw/pid" 2>/dev/null), \"landlock-abi\": [0-9]+, " \
+		"$(line 1 <(printf '%s\n' "$out"))"
+	check_eq "the final document is bwrap's exit-code" '{ "exit-code": 3 }' \
+		"$(line 2 <(printf '%s\n' "$out"))"
+	check "the boundary held in the child (no write outside --landlock-rw)" test ! -e "$d/denied"
+	out=$(nsrun --landlock-only --json-status-fd 3 -- "$d/nosuch" 3>&1 2>/dev/null)
+	check_eq "a command not found: 127, no final document" "127 1" \
+		"$? $(printf '%s\n' "$out" | wc -l)"
+	# Signals sent to nsrun reach the command with --forward-signals, as in a sandbox.
+	(nsrun_exec --landlock-only --landlock-rw "$d" --forward-signals --json-status-fd 3 "$PY" "$TMP/siglog.py" \
+		"$d" 3>"$d/json") &
+	pid=$!
+	wait_file "$d/ready"
+	cp=$(sed -n 's/^{ "command-pid": \([0-9]*\) }$/\1/p' "$d/json")
+	check_match "command-pid is the command" "siglog.py" \
+		"$(tr '\0' ' ' <"/proc/${cp:-0}/cmdline" 2>/dev/null)"
+	kill -TERM "$pid"
+	wait "$pid"
+	check_eq "forwarded SIGTERM ended the command (7)" 7 $?
+	check_eq "the final document says how" '{ "exit-code": 7, "exit-status": 7, "timed-out": false }' \
+		"$(line 3 "$d/json")"
+	# Without a status fd nothing changes: nsrun execs the command in place.
+	out=$(sh -c 'echo $$; exec "$1" --landlock-only -- sh -c "echo \$\$"' sh "$BIN/nsrun")
+	check_eq "without a status fd the command is nsrun itself" 1 \
+		"$(printf '%s\n' "$out" | sort -u | wc -l)"
+}
+for_each_mode test_landlock_only_status
+
 # ---- Ctrl-C in a pty ----
 
 test_ctrl_c() {
@@ -680,6 +718,7 @@ test_errors() {
 --netns 0 --unshare-net|--netns cannot be combined with --unshare-net (with --unshare-all, add --share-net)
 --unshare-pid --as-pid-1 --forward-signals|Specifying --forward-signals and --as-pid-1 is not permitted
 --landlock-only --timeout 1|--landlock-only cannot be combined with --timeout
+--landlock-only --forward-signals|--landlock-only cannot be combined with --forward-signals without --json-status-fd (in place, nsrun is the command)
 EOF_CASES
 	out=$(nsrun --ro-bind / / --netns 0 true </dev/null 2>&1)
 	check_eq "--netns on a file that is no namespace: exit 1, one line" "1 1" "$? $(printf '%s\n' "$out" | wc -l)"

@@ -110,6 +110,12 @@ static void test_validate_landlock_only(void **state)
 	USER(NULL, "--landlock-only", "--landlock-rw", "/tmp", "--chdir", "/", "--setenv", "A", "b",
 	     "--argv0", "x", "--new-session", "--die-with-parent", "--clearenv", "true");
 	ROOT(NULL, "--landlock-only", "true");
+	/* A status fd is served in place, the command then being nsrun's child; so are
+	 * forwarded signals, but only with it. */
+	USER(NULL, "--landlock-only", "--json-status-fd", "3", "--forward-signals", "true");
+	USER("--landlock-only cannot be combined with --forward-signals without --json-status-fd "
+	     "(in place, nsrun is the command)",
+	     "--landlock-only", "--forward-signals", "true");
 	/* The shared launcher applies capabilities and seccomp in place too. */
 	ROOT(NULL, "--landlock-only", "--cap-drop", "ALL", "--cap-add", "CAP_CHOWN", "true");
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -121,8 +127,7 @@ static void test_validate_landlock_only(void **state)
 			args[n++] = bad[i][k];
 		args[n++] = "true";
 		snprintf(want, sizeof(want), "--landlock-only cannot be combined with %s",
-			 strcmp(bad[i][0], "--unshare-all") == 0 ? "--unshare-all" :
-								   bad[i][0]);
+			 strcmp(bad[i][0], "--unshare-all") == 0 ? "--unshare-all" : bad[i][0]);
 		check_v(false, want, args);
 		check_v(true, want, args);
 	}
