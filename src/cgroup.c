@@ -477,6 +477,7 @@ static int write_limit(const struct cgroup *cg, const char *file, const char *va
 {
 	int r = write_at(cg->fd, file, value);
 
+	log_debug("cgroup: %s/%s = %s", cg->path, file, value);
 	if (r == -ENOENT && optional && !swap_in_use())
 		return 0;
 	if (r == -ENOENT)

@@ -11,9 +11,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *program = "nsrun";
 static bool level_prefix;
+static bool debug_on;
 
 void log_set_program(const char *argv0)
 {
@@ -34,6 +36,20 @@ const char *log_program(void)
 void log_set_level_prefix(bool on)
 {
 	level_prefix = on;
+}
+
+void log_set_debug(char *const *envp)
+{
+	static const char key[] = "NSRUN_DEBUG=";
+
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (strncmp(envp[i], key, sizeof(key) - 1) == 0)
+			debug_on = envp[i][sizeof(key) - 1] != '\0';
+}
+
+bool log_debug_on(void)
+{
+	return debug_on;
 }
 
 /* A message too long for the struct (an overlay's many long layers) keeps its end: what
@@ -101,7 +117,12 @@ static _printf_(2, 0) void log_vprint(int level, const char *fmt, va_list ap)
 
 	if (level_prefix)
 		n = snprintf(line, sizeof(line), "<%d>", level);
-	n += snprintf(line + n, sizeof(line) - (size_t)n, "%s: ", program);
+	/* Trace lines come from several processes: each says which. */
+	if (level == 7)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "%s[%d]: ", program,
+			      (int)getpid());
+	else
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "%s: ", program);
 	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
 	/* One write so that lines from concurrent processes do not interleave. */
 	fprintf(stderr, "%s\n", line);
@@ -129,7 +150,7 @@ void log_debug(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!getenv("NSRUN_DEBUG"))
+	if (!debug_on)
 		return;
 	va_start(ap, fmt);
 	log_vprint(7, fmt, ap);

@@ -34,9 +34,17 @@ int error_set_plain(struct nsrun_error *err, int code, const char *fmt, ...) _pr
 /* Prints "PREFIX: msg" (with "<3>" under --level-prefix) to stderr. */
 void error_print(const struct nsrun_error *err);
 
-/* "PREFIX: text" warnings ("<4>" under --level-prefix) and debug output (NSRUN_DEBUG set). */
+/* "PREFIX: text" warnings ("<4>" under --level-prefix). */
 void log_warn(const char *fmt, ...) _printf_(1, 2);
 void log_error(const char *fmt, ...) _printf_(1, 2);
+
+/* The trace of NSRUN_DEBUG: "PREFIX[PID]: text" ("<7>" under --level-prefix), one line
+ * per step, from whichever process takes it; an exception to "only the top levels print",
+ * as it changes no outcome. log_set_debug reads ENVP once, in main, before any other
+ * process exists; when it is off a call costs one test, and callers that must build their
+ * text first ask log_debug_on(). */
+void log_set_debug(char *const *envp);
+bool log_debug_on(void);
 void log_debug(const char *fmt, ...) _printf_(1, 2);
 
 /* Program name used as the message prefix: "bwrap" when invoked as bwrap, else "nsrun". */

@@ -416,6 +416,20 @@ static int apply_whiteouts(const struct hide_dir *hd, int dfd, const char *targe
 	return r < 0 ? overlay_error(r, log, hd->dir, err) : 0;
 }
 
+/* NSRUN_DEBUG: the directory's plan, every name of it. */
+static void trace_dir(const struct hide_dir *hd)
+{
+	bool keep = hd->method == HIDE_KEEP_ONLY;
+	char **names = keep ? hd->keep : hd->names;
+	_cleanup_free_ char *list = NULL;
+
+	if (!log_debug_on())
+		return;
+	list = strv_join(names, " ");
+	log_debug("hide: %s: %s %zu: %s", hd->dir, keep ? "allowlist, keeps" : "whiteouts, hides",
+		  keep ? hd->n_keep : hd->n_names, list);
+}
+
 static int hide_dir_apply(const struct hide_dir *hd, size_t idx, const struct hide_env *env,
 			  struct nsrun_error *err)
 {
@@ -444,6 +458,7 @@ static int hide_dir_apply(const struct hide_dir *hd, size_t idx, const struct hi
 	r = check_submounts(dfd, target, hd, err);
 	if (r < 0)
 		return r;
+	trace_dir(hd);
 	if (hd->method == HIDE_KEEP_ONLY)
 		return apply_keep_only(hd, dfd, &st, vfs.f_flag, ws, env, err);
 	return apply_whiteouts(hd, dfd, target, &st, vfs.f_flag, ws, env, err);

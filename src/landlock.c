@@ -383,6 +383,7 @@ static int add_path_rule(struct rules_ctx *c, int fd, uint64_t access, const cha
 		.parent_fd = fd,
 	};
 
+	log_debug("landlock: %s %s: access 0x%llx", opt, path, (unsigned long long)access);
 	if (sys_landlock_add_rule(c->rfd, NSRUN_LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
 		return ll_fail(err, errno, "adding the Landlock rule for %s '%s'", opt, path);
 	return 0;
@@ -511,6 +512,7 @@ static int add_port_rules(struct rules_ctx *c, const uint16_t *ports, size_t n, 
 		struct nsrun_landlock_net_port_attr np = { .allowed_access = right,
 							   .port = ports[i] };
 
+		log_debug("landlock: %s %u", opt, (unsigned)ports[i]);
 		if (sys_landlock_add_rule(c->rfd, NSRUN_LANDLOCK_RULE_NET_PORT, &np, 0) < 0)
 			return ll_fail(err, errno, "adding the Landlock rule for %s %u", opt,
 				       (unsigned)ports[i]);
@@ -666,6 +668,9 @@ int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err)
 		.handled_access_net = desc.handled_net,
 		.scoped = desc.scoped,
 	};
+	log_debug("landlock: ABI %d, handled fs 0x%llx, net 0x%llx, scoped 0x%llx", desc.abi,
+		  (unsigned long long)desc.handled_fs, (unsigned long long)desc.handled_net,
+		  (unsigned long long)desc.scoped);
 	rfd = sys_landlock_create_ruleset(&attr, landlock_ruleset_attr_size(desc.abi), 0);
 	if (rfd < 0)
 		return ll_fail(err, errno, "creating the Landlock ruleset (ABI %d)", desc.abi);
@@ -685,5 +690,8 @@ int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err)
 	if (r == 0)
 		r = self_test_check(&t, err);
 	self_test_stop(&t);
+	if (r == 0)
+		log_debug(
+			"landlock: enforced (the self-test was refused a process outside the domain)");
 	return r;
 }

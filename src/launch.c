@@ -124,11 +124,18 @@ static int confine(const struct setup_ctx *ctx, struct nsrun_error *err)
 	 * One prctl per capability, as bwrap: its test-run.sh makes the 39th prctl fail
 	 * (strace fault injection) to test a failure before exec, so fewer calls (one
 	 * capget narrowing the set) fail that test. */
+	log_debug("caps: the command keeps 0x%llx (bit N: capability N)",
+		  (unsigned long long)ctx->caps);
 	r = caps_raise_ambient(ctx->caps, err);
 	if (r == 0 && plan->landlock.enabled)
 		r = landlock_apply(&plan->landlock, err);
 	if (r == 0) {
-		r = seccomp_apply_guards(guards(ctx), err);
+		unsigned g = guards(ctx);
+
+		log_debug("seccomp: nsrun's guards 0x%x (memfd-exec 1, unix-socket 2, tiocsti 4, "
+			  "truncate 8), then %zu program(s) of the caller",
+			  g, plan->seccomp.n_progs);
+		r = seccomp_apply_guards(g, err);
 		if (r < 0 && plan->landlock.enabled)
 			err->status = LANDLOCK_EXIT_STATUS;
 	}
@@ -181,6 +188,11 @@ _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const s
 	if (ctx->error_fd >= 0)
 		(void)write_all(ctx->error_fd, (char[]){ SETUP_EXEC_MARKER }, 1);
 	environ = envp;
+	if (log_debug_on()) {
+		_cleanup_free_ char *args = strv_join(plan->proc.argv, " ");
+
+		log_debug("exec: %s", args);
+	}
 	execvp(plan->proc.argv[0], payload_argv(plan));
 	launch_fail(ctx, exec_error(&err, errno, plan->proc.argv[0]));
 }

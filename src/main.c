@@ -168,6 +168,7 @@ int main(int argc, char **argv)
 	if (apparmor_hand_over(argv, &envp, &err) < 0)
 		error_die(&err);
 	io.envp = envp; /* the caller's, which the hand-over may have carried over */
+	log_set_debug(envp);
 
 	r = cli_parse(argc, argv, &io, &plan, &err);
 	log_set_level_prefix(plan.level_prefix);

@@ -218,6 +218,30 @@ int mount_attach(int mnt_fd, int dest_fd)
 	return 0;
 }
 
+/* NSRUN_DEBUG: what a mount step does, with its flags and the API that does it. */
+static void trace(const char *what, const char *fstype, bool recursive, uint64_t attrs)
+{
+	static const struct {
+		uint64_t bit;
+		const char *name;
+	} names[] = { { MOUNT_ATTR_RDONLY, "ro" },
+		      { MOUNT_ATTR_NOSUID, "nosuid" },
+		      { MOUNT_ATTR_NODEV, "nodev" },
+		      { MOUNT_ATTR_NOEXEC, "noexec" } };
+	char flags[64] = "";
+	size_t n = 0;
+
+	if (!log_debug_on())
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (attrs & names[i].bit)
+			n += (size_t)snprintf(flags + n, sizeof(flags) - n, "%s%s", n ? "," : "",
+					      names[i].name);
+	log_debug("mount: %s%s%s%s, flags %s, via %s", what, fstype ? " " : "",
+		  fstype ? fstype : "", recursive ? " (recursive)" : "", n ? flags : "none",
+		  mount_api_available() ? "the fd-based mount API" : "mount(2)");
+}
+
 static int legacy_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs, bool fail_open)
 {
 	char src[FD_PATH_SIZE], dst[FD_PATH_SIZE];
@@ -236,6 +260,7 @@ static int bind_tree(int src_fd, int dest_fd, bool recursive, uint64_t attrs, bo
 	int r;
 
 	detail_clear();
+	trace("bind", NULL, recursive, attrs);
 	if (!mount_api_available())
 		return legacy_bind(src_fd, dest_fd, recursive, attrs, fail_open);
 	fd = mount_clone_tree(src_fd, recursive, 0);
@@ -270,6 +295,7 @@ int mount_set_attrs(int dest_fd, bool recursive, uint64_t attrs)
 	struct nsrun_mount_attr a = { .attr_set = attrs };
 
 	detail_clear();
+	trace("set flags", NULL, recursive, attrs);
 	if (!mount_api_available())
 		return legacy_set_attrs(dest_fd, recursive, attrs, false);
 	if (sys_mount_setattr(dest_fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a) < 0)
@@ -368,6 +394,7 @@ int mount_fs_at(const char *fstype, const struct mount_opt *opts, size_t n_opts,
 {
 	int mfd;
 
+	trace("new", fstype, false, attrs);
 	if (!mount_api_available() || !fits_fsconfig(opts, n_opts))
 		return legacy_mount_at(fstype, opts, n_opts, attrs, dest_fd);
 	mfd = mount_fs_open(fstype, opts, n_opts, attrs);
@@ -516,6 +543,9 @@ int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd
 	/* One "lowerdir=" list, as bwrap passes it, so mountinfo shows the same. */
 	lower = overlay_lowerdir(ov);
 	n = overlay_opts(ov, o, lower, upper, work);
+	trace("new", "overlay", false, attrs);
+	log_debug("mount: overlay lowerdir=%s%s%s", lower, upper ? " upperdir=" : "",
+		  upper ? upper : "");
 	if (mount_api_available() && fits_fsconfig(o, n)) {
 		r = overlay_new_api(ov, o, n, false, attrs, dest_fd);
 		/* Before 6.5 overlayfs parses fsconfig through the legacy shim, which refuses

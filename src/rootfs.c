@@ -190,6 +190,7 @@ static int staging_setup(bool hides, struct nsrun_error *err)
 		return error_set(err, ELIBACC, "loading libmount for the legacy mount path");
 	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
 		return error_set(err, errno, "Failed to make / slave");
+	log_debug("staging: a tmpfs holds newroot, the host's root goes to oldroot");
 	tmp = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (tmp < 0)
 		return error_set(err, errno, "Failed to mount tmpfs");
@@ -231,6 +232,7 @@ static int final_pivot(struct nsrun_error *err)
 	if (chdir(NEWROOT) < 0)
 		return error_set(err, errno, "chdir %s", NEWROOT);
 	/* Stack the new root over the staging root, then drop the staging one from under it. */
+	log_debug("pivot_root into the new root; the host's root is detached");
 	if (sys_pivot_root(".", ".") < 0)
 		return error_set(err, errno, "pivot_root(%s)", NEWROOT);
 	if (fchdir(old) < 0)
@@ -651,6 +653,9 @@ static int run_op(struct rootfs_state *st, const struct op *op, const struct res
 
 	if (root_fd < 0)
 		return error_set(err, errno, "Can't open %s", NEWROOT);
+	log_debug("op: %s%s%s %s%s", op_type_name(op->type), op->source ? " " : "",
+		  op->source ? op->source : "", op->dest ? op->dest : "",
+		  res->skip ? " (skipped: no source, a -try op)" : "");
 	if (op->type == OP_CHMOD)
 		return files_chmod(root_fd, op->dest, op->perms, err);
 	r = 1;

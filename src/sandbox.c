@@ -361,6 +361,36 @@ static int keep_boundaries(const struct plan *plan, uint64_t *caps, struct nsrun
 	return 0;
 }
 
+/* NSRUN_DEBUG: the namespaces the sandbox gets and how its ids map. */
+static void trace_ctx(const struct setup_ctx *ctx)
+{
+	static const struct {
+		unsigned long flag;
+		const char *name;
+	} ns[] = { { CLONE_NEWUSER, "user" },	 { CLONE_NEWNS, "mnt" },  { CLONE_NEWPID, "pid" },
+		   { CLONE_NEWNET, "net" },	 { CLONE_NEWIPC, "ipc" }, { CLONE_NEWUTS, "uts" },
+		   { CLONE_NEWCGROUP, "cgroup" } };
+	char names[64] = "";
+	size_t n = 0;
+
+	if (!log_debug_on())
+		return;
+	if (ctx->plan->landlock.only) {
+		log_debug("in place (--landlock-only): no namespaces, no new root");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(ns); i++)
+		if (ctx->clone_flags & ns[i].flag)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, " %s", ns[i].name);
+	log_debug("namespaces:%s%s", names,
+		  ctx->plan->ns.userns_fd >= 0 ? " (joins --userns)" : "");
+	if (ctx->userns.write_maps)
+		log_debug("ids: uid %u -> %u, gid %u -> %u%s", (unsigned)ctx->real_uid,
+			  (unsigned)ctx->userns.ns_uid, (unsigned)ctx->real_gid,
+			  (unsigned)ctx->userns.ns_gid,
+			  ctx->userns.second ? ", then a nested namespace for --uid/--gid" : "");
+}
+
 static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct nsrun_error *err)
 {
 	struct userns_request req = { 0 };
@@ -416,6 +446,7 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
 	userns_layout(&req, &ctx->userns);
 	/* In place, the command keeps nsrun's process group, monitored or not. */
 	ctx->tty_foreground = !plan->landlock.only && supervise_tty_wanted(plan);
+	trace_ctx(ctx);
 	return supervise_prepare(plan, err);
 }
 

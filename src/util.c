@@ -129,6 +129,20 @@ const char *num_str(char buf[static NUM_BUF_SIZE], unsigned long long v, unsigne
 	return p;
 }
 
+char *strv_join(char *const *v, const char *sep)
+{
+	size_t len = 1, seplen = strlen(sep);
+	char *s, *p;
+
+	for (size_t i = 0; v && v[i]; i++)
+		len += strlen(v[i]) + (i ? seplen : 0);
+	p = s = xmalloc(len);
+	for (size_t i = 0; v && v[i]; i++)
+		p = stpcpy(i ? stpcpy(p, sep) : p, v[i]);
+	*p = '\0';
+	return s;
+}
+
 size_t strv_length(char *const *v)
 {
 	size_t n = 0;

@@ -41,6 +41,7 @@ size_t strv_length(char *const *v);
 char **strv_copy(char *const *v);
 void strv_push(char ***v, const char *s); /* copies s */
 void strv_free(char **v);
+char *strv_join(char *const *v, const char *sep); /* "" for an empty or NULL v */
 static inline void strv_freep(char ***v)
 {
 	strv_free(*v);

@@ -166,6 +166,12 @@ static void test_strv(void **state)
 	assert_int_equal(strv_length(c), 1);
 	strv_free(c);
 	strv_free(NULL);
+	{
+		_cleanup_free_ char *j = strv_join(v, ", "), *e = strv_join(NULL, " ");
+
+		assert_string_equal(j, "a, , c");
+		assert_string_equal(e, "");
+	}
 }
 
 static void test_strings(void **state)
