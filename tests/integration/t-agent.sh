@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # t-agent.sh: end-to-end agent-runner scenarios (seed 002's bwrap "safe mode" shell tool
-# and the man page's agent example), root and unprivileged: the seed's sandbox shape,
+# the man page's agent example and README's recipe), root and unprivileged: the seed's sandbox shape,
 # plus overlay-hide/allow, plus the Landlock boundary, plus seccomp; fail-closed paths,
 # status JSON, --args carrying the whole argv, and a runner killing nsrun on timeout.
 # shellcheck disable=SC2016,SC2317,SC2020 # snippets expand in the sandboxed shell; cases run via for_each_mode
@@ -435,5 +435,39 @@ case_early_kill() {
 	for p in $left; do kill -KILL "$p" 2>/dev/null; done
 }
 for_each_mode case_early_kill
+
+# README's agent recipe, as README prints it (only `nsrun` becomes the binary under
+# test, run in the mode): the allowlist hides, --landlock-exec makes hiding a boundary
+# (a copy of an allowed tool does not run either), writes stay in the workspace.
+readme_recipe() {
+	awk '/^A typical agent.s tool runner/ { f = 1 } f && /^```sh$/ { b = 1; next }
+		b && /^```$/ { exit } b' "$top_srcdir/README.md" |
+		sed -e ':a' -e '/\\$/N; s/\\\n//; ta' | sed 's/^nsrun /as_user "$BIN\/nsrun" /'
+}
+case_readme_recipe() {
+	local cmd out rc probe
+	setup_ws
+	cmd=$(readme_recipe)
+	check_match "README: the recipe is found" '^as_user "\$BIN/nsrun" .*--overlay-allow .*--landlock-exec ' "$cmd"
+	probe='for t in rm curl ldconfig head; do command -v $t >/dev/null && echo visible:$t; done
+		[ -x /usr/lib/git-core/git ] && { /usr/lib/git-core/git --version >/dev/null 2>&1 && echo ran:git-core; }
+		python3 -c "import shutil, os; shutil.copy(\"/usr/bin/ls\", \"myls\"); os.chmod(\"myls\", 0o755)"
+		./myls >/dev/null 2>&1 && echo ran:copy
+		echo data >out.txt && echo wrote:ws
+		python3 -c "open(\"/etc/nsrun-x\", \"w\")" 2>/dev/null && echo wrote:etc
+		python3 -c "import socket; print(\"ifaces:\" + str(len(socket.if_nameindex())))"'
+	out=$(cd "$WS" && AGENT_COMMAND=$probe eval "$cmd" 2>"$TMP/recipe-err-$MODE")
+	rc=$?
+	if [ $rc = 126 ] && grep -q cgroup "$TMP/recipe-err-$MODE"; then
+		skip "README: the recipe's cgroup limits" "$(head -n1 "$TMP/recipe-err-$MODE")"
+		cmd=${cmd/ --memory-max 4G --pids-max 500/}
+		out=$(cd "$WS" && AGENT_COMMAND=$probe eval "$cmd" 2>"$TMP/recipe-err-$MODE")
+		rc=$?
+	fi
+	check_eq "README: the recipe runs and holds (hidden tools absent, copies refused, writes kept in)" \
+		"0 wrote:ws ifaces:1" "$rc $(printf '%s\n' "$out" | paste -sd' ')"
+	check_eq "README: the write landed in the workspace" data "$(cat "$WS/out.txt" 2>&1)"
+}
+for_each_mode case_readme_recipe
 
 done_testing
