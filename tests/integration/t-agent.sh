@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# t-agent.sh: end-to-end agent-runner scenarios (seed 002's bwrap "safe mode" shell tool
+# t-agent.sh: end-to-end agent-runner scenarios (seed 002's bwrap "safe mode" shell tool,
 # the man page's agent example and README's recipe), root and unprivileged: the seed's sandbox shape,
 # plus overlay-hide/allow, plus the Landlock boundary, plus seccomp; fail-closed paths,
 # status JSON, --args carrying the whole argv, and a runner killing nsrun on timeout.
