@@ -11,7 +11,6 @@
 
 #define _noreturn_ __attribute__((noreturn))
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
-#define _unused_ __attribute__((unused))
 #define _cleanup_(f) __attribute__((cleanup(f)))
 /* A statement: both gcc and clang check -Wimplicit-fallthrough against it. */
 #define _fallthrough_ __attribute__((fallthrough))

@@ -313,27 +313,6 @@ int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int copy_fd(int in_fd, int out_fd)
-{
-	char buf[65536];
-
-	for (;;) {
-		ssize_t r = read(in_fd, buf, sizeof(buf));
-		int w;
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			return 0;
-		w = write_all(out_fd, buf, (size_t)r);
-		if (w < 0)
-			return w;
-	}
-}
-
 int parse_fd(const char *s, int *ret)
 {
 	char *end;
@@ -378,19 +357,6 @@ int parse_u64(const char *s, int base, uint64_t *ret)
 	if (errno || *end)
 		return -EINVAL;
 	*ret = v;
-	return 0;
-}
-
-int parse_uint32(const char *s, uint32_t *ret)
-{
-	uint64_t v;
-	int r = parse_u64(s, 10, &v);
-
-	if (r < 0)
-		return r;
-	if (v > UINT32_MAX)
-		return -ERANGE;
-	*ret = (uint32_t)v;
 	return 0;
 }
 

@@ -66,17 +66,15 @@ ssize_t read_full_with(int fd, void *buf, size_t len,
 int read_byte(int fd);
 /* Writes all of buf, retrying on EINTR and short writes. Returns 0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);
-/* Copies in_fd to out_fd until EOF. Returns 0 or -errno. */
-int copy_fd(int in_fd, int out_fd);
 
-/* Strict parsers: the whole string must be consumed. Return 0 or -EINVAL/-ERANGE. */
 /* S as the content of a JSON string ('"', '\\' and control characters escaped), malloc'd. */
 char *json_escape(const char *s);
+
+/* Strict parsers: the whole string must be consumed. Return 0 or -EINVAL/-ERANGE. */
 
 int parse_fd(const char *s, int *ret);		       /* decimal, >= 0, <= INT_MAX */
 int parse_octal_mode(const char *s, mode_t *ret);      /* octal, <= 07777 */
 int parse_u64(const char *s, int base, uint64_t *ret); /* strtoull semantics, no sign */
-int parse_uint32(const char *s, uint32_t *ret);	       /* decimal uid/gid */
 
 bool str_has_prefix(const char *s, const char *prefix);
 /* Whether absolute path equals top or lies below it; "/" contains every absolute path.

@@ -88,21 +88,6 @@ static void test_parse_u64(void **state)
 	assert_int_equal(parse_u64("0x10", 10, &v), -EINVAL);
 }
 
-static void test_parse_uint32(void **state)
-{
-	uint32_t v = 0;
-
-	(void)state;
-	assert_int_equal(parse_uint32("4294967295", &v), 0);
-	assert_true(v == UINT32_MAX);
-	assert_int_equal(parse_uint32("4294967296", &v), -ERANGE);
-	assert_int_equal(parse_uint32("0x10", &v), -EINVAL);
-	assert_int_equal(parse_uint32("-1", &v), -EINVAL);
-	assert_int_equal(parse_uint32("", &v), -EINVAL);
-	assert_int_equal(parse_uint32("1000", &v), 0);
-	assert_int_equal(v, 1000);
-}
-
 static void test_env(void **state)
 {
 	static const char *const start[] = { "A=1", "AB=2", "B=x=y", NULL };
@@ -337,7 +322,8 @@ static void test_json_escape(void **state)
 	char *s;
 
 	(void)state;
-	s = json_escape("/sys/fs/cgroup/a\"b\\c\n\x01" "d\\x2d");
+	s = json_escape("/sys/fs/cgroup/a\"b\\c\n\x01"
+			"d\\x2d");
 	assert_string_equal(s, "/sys/fs/cgroup/a\\\"b\\\\c\\u000a\\u0001d\\\\x2d");
 	free(s);
 }
@@ -346,13 +332,19 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_escape),
-		cmocka_unit_test(test_parse_fd),      cmocka_unit_test(test_parse_octal_mode),
-		cmocka_unit_test(test_parse_u64),     cmocka_unit_test(test_parse_uint32),
-		cmocka_unit_test(test_env),	      cmocka_unit_test(test_strv),
-		cmocka_unit_test(test_strings),	      cmocka_unit_test(test_concat),
-		cmocka_unit_test(test_xappend),	      cmocka_unit_test(test_read_all),
-		cmocka_unit_test(test_path_is_below), cmocka_unit_test(test_read_full),
-		cmocka_unit_test(test_fd_paths),      cmocka_unit_test(test_error_set),
+		cmocka_unit_test(test_parse_fd),
+		cmocka_unit_test(test_parse_octal_mode),
+		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_concat),
+		cmocka_unit_test(test_xappend),
+		cmocka_unit_test(test_read_all),
+		cmocka_unit_test(test_path_is_below),
+		cmocka_unit_test(test_read_full),
+		cmocka_unit_test(test_fd_paths),
+		cmocka_unit_test(test_error_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
