@@ -556,14 +556,18 @@ static void hold_closed_fds(const struct plan *plan)
 	int held[] = { plan->sync.info_fd, plan->sync.json_status_fd };
 	size_t n = plan->n_ops + ARRAY_SIZE(held);
 	int p[2], end[2], above = 3;
+	bool closed = false;
 
 	for (size_t i = 0; i < n; i++) {
 		int fd = i < plan->n_ops ? plan->ops[i].fd : held[i - plan->n_ops];
 
 		if (fd >= above)
 			above = fd + 1;
+		if (fd >= 0 && fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+			closed = true;
 	}
-	if (pipe2(p, O_CLOEXEC) < 0)
+	/* Most runs name no fd, or only open ones: no pipe to make. */
+	if (!closed || pipe2(p, O_CLOEXEC) < 0)
 		return;
 	/* above every number named, so that the pipe itself takes none of them */
 	end[0] = fcntl(p[0], F_DUPFD_CLOEXEC, above);
