@@ -38,13 +38,30 @@
 
 extern char **environ;
 
-_noreturn_ void launch_fail(const struct setup_ctx *ctx, struct nsrun_error *err)
+_noreturn_ void launch_fail(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	/* In place there is no monitor to report to: this process owns the exit. */
 	if (ctx->error_fd < 0)
 		error_die(err);
-	(void)write_all(ctx->error_fd, err, sizeof(*err));
+	launch_send_error(ctx->error_fd, err);
 	_exit(1);
+}
+
+void launch_send_error(int error_fd, const struct nsrun_error *err)
+{
+	(void)write_all(error_fd, err, sizeof(*err));
+}
+
+int launch_read_outcome(const char *buf, ssize_t len, struct nsrun_error *err)
+{
+	if (len == 1 && buf[0] == LAUNCH_EXEC_MARKER)
+		return 1;
+	if (len == (ssize_t)sizeof(*err) || len == (ssize_t)LAUNCH_OUTCOME_MAX) {
+		memcpy(err, buf + (len == (ssize_t)LAUNCH_OUTCOME_MAX ? 1 : 0), sizeof(*err));
+		err->msg[sizeof(err->msg) - 1] = '\0';
+		return err->code > 0 ? -err->code : -EINVAL;
+	}
+	return 0;
 }
 
 /* Whether the monitor has exited: nobody writes to the life pipe, so it polls ready
@@ -59,7 +76,7 @@ static bool life_pipe_closed(int fd)
 	return poll(&p, 1, 0) > 0;
 }
 
-void launch_track_parent(const struct setup_ctx *ctx)
+void launch_track_parent(const struct launch_ctx *ctx)
 {
 	if (!ctx->plan->proc.die_with_parent)
 		return;
@@ -89,7 +106,7 @@ static char **payload_argv(const struct plan *plan)
 }
 
 /* nsrun's own seccomp guards, for what Landlock and mount flags cannot refuse. */
-static unsigned guards(const struct setup_ctx *ctx)
+static unsigned guards(const struct launch_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
 	struct landlock_desc desc;
@@ -115,7 +132,7 @@ static unsigned guards(const struct setup_ctx *ctx)
 }
 
 /* The payload's own boundary, most general last. */
-static int confine(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int confine(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
 	int r;
@@ -155,7 +172,7 @@ static struct nsrun_error *exec_error(struct nsrun_error *err, int e, const char
 	return err;
 }
 
-_noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask)
+_noreturn_ void launch_payload(const struct launch_ctx *ctx, char **envp, const sigset_t *mask)
 {
 	const struct plan *plan = ctx->plan;
 	static struct nsrun_error err; /* see error.h */
@@ -186,7 +203,7 @@ _noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const s
 	if (ctx->parent_life_fd >= 0)
 		close(ctx->parent_life_fd);
 	if (ctx->error_fd >= 0)
-		(void)write_all(ctx->error_fd, (char[]){ SETUP_EXEC_MARKER }, 1);
+		(void)write_all(ctx->error_fd, (char[]){ LAUNCH_EXEC_MARKER }, 1);
 	environ = envp;
 	if (log_debug_on()) {
 		_cleanup_free_ char *args = strv_join(plan->proc.argv, " ");
@@ -306,7 +323,7 @@ int launch_release(int ready_fd, int exec_fd, pid_t child)
 
 /* --landlock-exec's noexec mounts need a mount namespace of our own; unprivileged,
  * that takes a user namespace, mapped to the same ids so nothing else changes. */
-static int private_mount_view(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int private_mount_view(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	unsigned long flags = CLONE_NEWNS | (ctx->real_root ? 0 : CLONE_NEWUSER);
 	int r;
@@ -327,7 +344,7 @@ static int private_mount_view(const struct setup_ctx *ctx, struct nsrun_error *e
 			    &(struct noexec_fds){ .host_root = "" }, err);
 }
 
-static int in_place_setup(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int in_place_setup(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
 	int r = 0;
@@ -352,7 +369,7 @@ static int in_place_setup(const struct setup_ctx *ctx, struct nsrun_error *err)
 
 /* setsid() refuses a process group leader (nsrun started from an interactive shell):
  * then fork, and let the leader wait and pass the status on, as setsid(1) -w does. */
-static int new_session(struct setup_ctx *ctx, struct nsrun_error *err)
+static int new_session(struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	pid_t pid, leader;
 	int st;
@@ -377,7 +394,7 @@ static int new_session(struct setup_ctx *ctx, struct nsrun_error *err)
 	_exit(reaper_exit_status(st));
 }
 
-_noreturn_ void launch_in_place(struct setup_ctx *ctx)
+_noreturn_ void launch_in_place(struct launch_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
 	static struct nsrun_error err; /* see error.h */
@@ -392,7 +409,7 @@ _noreturn_ void launch_in_place(struct setup_ctx *ctx)
 	launch_payload(ctx, plan->proc.envp, &mask);
 }
 
-_noreturn_ void launch_in_place_child(struct setup_ctx *ctx)
+_noreturn_ void launch_in_place_child(struct launch_ctx *ctx)
 {
 	static struct nsrun_error err; /* see error.h */
 

@@ -13,26 +13,72 @@
 #define LAUNCH_CANNOT_RUN_STATUS 126
 
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "macros.h"
-#include "setup.h"
+#include "plan.h"
+#include "userns.h"
+
+/* What the sandbox's processes know of the run: filled by the parent (sandbox.c),
+ * carried through the child (setup.c) to the payload. */
+struct launch_ctx {
+	const struct plan *plan;
+	int error_fd;  /* write end of the error pipe (O_CLOEXEC) */
+	int go_fd;     /* read end: one byte from the parent once it is done, or -1 */
+	int status_fd; /* write end for the reaper's report of the payload status, or -1 */
+	int proc_fd;   /* O_PATH fd on the host's /proc, for maps and sysctls after pivot */
+	unsigned long clone_flags;
+	struct userns_layout userns;
+	bool in_userns; /* created or joined a user namespace */
+	bool real_root; /* nsrun's real uid is 0 */
+	uid_t real_uid;
+	gid_t real_gid;
+	uid_t sandbox_uid; /* --uid, else real_uid */
+	gid_t sandbox_gid;
+	uint64_t caps; /* the payload's capabilities (caps_requested) */
+	/* --die-with-parent: whose death ends this process. The read end of a pipe whose
+	 * only write end the monitor holds (exact inside a new pid namespace, where
+	 * getppid() says 0), else -1 and the pid getppid() must keep returning. */
+	int parent_life_fd;
+	pid_t expected_ppid;
+	const char *old_cwd; /* nsrun's cwd, or NULL */
+	bool tty_foreground; /* take the terminal's foreground (supervise_tty_wanted) */
+	/* Born in its cgroup by clone3, which roots a new cgroup namespace at the parent's
+	 * cgroup: the namespace is made first thing instead, rooted at the sandbox's own. */
+	bool late_cgroupns;
+};
+
+/* The error pipe, from the sandbox's processes to the monitor: nothing at all (the
+ * child ended before exec without a word), the exec marker alone (the command runs), an
+ * error, or the marker then an error (exec itself failed). One writer of each frame
+ * (launch_send_error, and launch_payload for the marker), one reader
+ * (launch_read_outcome). */
+#define LAUNCH_EXEC_MARKER 'x'
+#define LAUNCH_OUTCOME_MAX (1 + sizeof(struct nsrun_error))
+
+void launch_send_error(int error_fd, const struct nsrun_error *err);
+/* BUF: LEN bytes read to EOF. Returns 1 when the command was executed, 0 when the
+ * child ended before exec without a word, -errno with err filled on a failure. */
+int launch_read_outcome(const char *buf, ssize_t len, struct nsrun_error *err);
 
 /* Reports err (error pipe, or print and exit with err->status in place) and exits. */
-_noreturn_ void launch_fail(const struct setup_ctx *ctx, struct nsrun_error *err);
+_noreturn_ void launch_fail(const struct launch_ctx *ctx, struct nsrun_error *err);
 
 /* --die-with-parent: arm PR_SET_PDEATHSIG, then make sure the parent did not die
  * before it was armed (the monitor's life pipe when there is one, else getppid()).
  * Call after the last credential change, which clears the signal. */
-void launch_track_parent(const struct setup_ctx *ctx);
+void launch_track_parent(const struct launch_ctx *ctx);
 
 /* Restores the caller's signal mask, then tracks the parent, confines (ambient caps,
  * Landlock, seccomp) and execs. */
-_noreturn_ void launch_payload(const struct setup_ctx *ctx, char **envp, const sigset_t *mask);
+_noreturn_ void launch_payload(const struct launch_ctx *ctx, char **envp, const sigset_t *mask);
 
 /* pid 1's payload, before it exists. */
 struct launch_child {
-	struct setup_ctx ctx; /* the payload's own */
+	struct launch_ctx ctx; /* the payload's own */
 	char **envp;
 	const sigset_t *mask;
 	int ready_fd;	      /* read end: launch_release(), or EOF when pid 1 failed */
@@ -53,9 +99,9 @@ int launch_release(int ready_fd, int exec_fd, pid_t child);
 
 /* --landlock-only: no sandbox process, no new root; the same steps in this process.
  * ctx comes from the same preparation as a sandbox's (error_fd -1). */
-_noreturn_ void launch_in_place(struct setup_ctx *ctx);
+_noreturn_ void launch_in_place(struct launch_ctx *ctx);
 
 /* --landlock-only with --json-status-fd: the same, in nsrun's child, which reports like a
  * sandbox's first process (no namespaces on status_fd), waits on go_fd for the first
  * document, and sends its errors and the exec marker on error_fd. */
-_noreturn_ void launch_in_place_child(struct setup_ctx *ctx);
+_noreturn_ void launch_in_place_child(struct launch_ctx *ctx);

@@ -156,17 +156,11 @@ static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_e
  * child ended before exec without a word, -errno with err filled on a setup failure. */
 static int read_outcome(struct monitor *mon, struct nsrun_error *err)
 {
-	static char buf[1 + sizeof(struct nsrun_error)]; /* once per run; see error.h */
-	ssize_t total = supervise_read_full(&mon->sup, mon->error_fd, buf, sizeof(buf));
+	static char buf[LAUNCH_OUTCOME_MAX]; /* once per run; see error.h */
 
-	if (total == 1 && buf[0] == SETUP_EXEC_MARKER)
-		return 1;
-	if (total == (ssize_t)sizeof(*err) || total == (ssize_t)sizeof(buf)) {
-		memcpy(err, buf + (total == (ssize_t)sizeof(buf) ? 1 : 0), sizeof(*err));
-		err->msg[sizeof(err->msg) - 1] = '\0';
-		return err->code > 0 ? -err->code : -EINVAL;
-	}
-	return 0;
+	return launch_read_outcome(buf,
+				   supervise_read_full(&mon->sup, mon->error_fd, buf, sizeof(buf)),
+				   err);
 }
 
 static int wait_child(struct monitor *mon)
@@ -207,7 +201,7 @@ static void close_monitor_fds(struct monitor *mon)
 	setup_close_fds_except(clean, n);
 }
 
-static int monitor_setup(struct monitor *mon, const struct setup_ctx *ctx, struct nsrun_error *err)
+static int monitor_setup(struct monitor *mon, const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
 	int r;
@@ -254,7 +248,7 @@ static int monitor_end(struct monitor *mon, int status, bool ran)
 	return status;
 }
 
-static int monitor_run(struct monitor *mon, const struct setup_ctx *ctx, struct nsrun_error *err)
+static int monitor_run(struct monitor *mon, const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
 	int r, status;
@@ -362,7 +356,7 @@ static int keep_boundaries(const struct plan *plan, uint64_t *caps, struct nsrun
 }
 
 /* NSRUN_DEBUG: the namespaces the sandbox gets and how its ids map. */
-static void trace_ctx(const struct setup_ctx *ctx)
+static void trace_ctx(const struct launch_ctx *ctx)
 {
 	static const struct {
 		unsigned long flag;
@@ -391,7 +385,7 @@ static void trace_ctx(const struct setup_ctx *ctx)
 			  ctx->userns.second ? ", then a nested namespace for --uid/--gid" : "");
 }
 
-static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct nsrun_error *err)
+static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	struct userns_request req = { 0 };
 	uint64_t base = 0;
@@ -458,7 +452,7 @@ static int prepare_ctx(const struct plan *plan, struct setup_ctx *ctx, struct ns
  * binary behind /proc/PID/exe, as pid 1): without a release it turns non-dumpable
  * before clone, which the child inherits and undoes first thing; with one, after
  * the release, as the child's /proc files must stay writable to the monitor until then. */
-static bool monitor_release(const struct setup_ctx *ctx)
+static bool monitor_release(const struct launch_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
 
@@ -468,7 +462,7 @@ static bool monitor_release(const struct setup_ctx *ctx)
 
 /* The command's pid is needed to forward signals, by the deadline and the terminal's job
  * control, and for the status document; --rlimit or --netns alone need none of it. */
-static bool watches_command(const struct setup_ctx *ctx)
+static bool watches_command(const struct launch_ctx *ctx)
 {
 	const struct supervise_config *c = &ctx->plan->sup;
 
@@ -478,7 +472,7 @@ static bool watches_command(const struct setup_ctx *ctx)
 
 /* The error and status pipes, and the release pipe when the child must wait (gop: -1s
  * otherwise, and the monitor turns non-dumpable now; see monitor_release). */
-static int monitor_pipes(const struct setup_ctx *ctx, int errp[2], int stp[2], int gop[2],
+static int monitor_pipes(const struct launch_ctx *ctx, int errp[2], int stp[2], int gop[2],
 			 struct nsrun_error *err)
 {
 	gop[0] = gop[1] = -1;
@@ -494,14 +488,14 @@ static int monitor_pipes(const struct setup_ctx *ctx, int errp[2], int stp[2], i
 /* nsrun's own --die-with-parent, tracking the caller. */
 static void track_caller(const struct plan *plan, pid_t caller)
 {
-	struct setup_ctx self = { .plan = plan, .parent_life_fd = -1, .expected_ppid = caller };
+	struct launch_ctx self = { .plan = plan, .parent_life_fd = -1, .expected_ppid = caller };
 
 	launch_track_parent(&self);
 }
 
 /* What the sandbox's processes track for --die-with-parent: the monitor, through a
  * pipe whose write end only the monitor keeps (life[1], -1 when not asked for). */
-static int monitor_identity(const struct plan *plan, struct setup_ctx *ctx, int life[2],
+static int monitor_identity(const struct plan *plan, struct launch_ctx *ctx, int life[2],
 			    struct nsrun_error *err)
 {
 	ctx->parent_life_fd = life[0] = life[1] = -1;
@@ -514,7 +508,7 @@ static int monitor_identity(const struct plan *plan, struct setup_ctx *ctx, int 
 	return 0;
 }
 
-static int run_in_place(struct setup_ctx *ctx, pid_t caller, struct nsrun_error *err)
+static int run_in_place(struct launch_ctx *ctx, pid_t caller, struct nsrun_error *err)
 {
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return error_set(err, errno, "prctl(PR_SET_NO_NEW_PRIVS) failed");
@@ -526,7 +520,7 @@ static int run_in_place(struct setup_ctx *ctx, pid_t caller, struct nsrun_error 
 
 /* The monitor with its supervision (signals, --timeout; nothing without those options);
  * the terminal goes back to nsrun's own process group whatever happens. */
-static int monitor_supervised(struct monitor *mon, const struct setup_ctx *ctx,
+static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
 			      struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
@@ -587,8 +581,8 @@ static void hold_closed_fds(const struct plan *plan)
 }
 
 /* The sandbox's first process, in its cgroup when there are limits: clone3 puts it there
- * at birth, and the cgroup namespace is then made by the child (setup_ctx.late_cgroupns). */
-static pid_t spawn_child(struct monitor *mon, struct setup_ctx *ctx, struct nsrun_error *err)
+ * at birth, and the cgroup namespace is then made by the child (launch_ctx.late_cgroupns). */
+static pid_t spawn_child(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	pid_t pid;
 
@@ -619,7 +613,7 @@ static pid_t spawn_child(struct monitor *mon, struct setup_ctx *ctx, struct nsru
 	return -1;
 }
 
-static int run_monitored(struct monitor *mon, struct setup_ctx *ctx, pid_t caller,
+static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t caller,
 			 struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
@@ -690,7 +684,7 @@ static int run_monitored(struct monitor *mon, struct setup_ctx *ctx, pid_t calle
 
 int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 {
-	struct setup_ctx ctx = { 0 };
+	struct launch_ctx ctx = { 0 };
 	struct monitor mon = { .plan = plan, .status_fd = -1, .life_fd = -1, .cg = CGROUP_INIT };
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
 	int r;

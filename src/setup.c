@@ -33,7 +33,7 @@
 #include "syscall.h"
 #include "util.h"
 
-static void wait_for_parent(const struct setup_ctx *ctx)
+static void wait_for_parent(const struct launch_ctx *ctx)
 {
 	int c = read_byte(ctx->go_fd);
 
@@ -46,7 +46,7 @@ static void wait_for_parent(const struct setup_ctx *ctx)
 /* Reports the child's namespaces, waits for the monitor when it has work to do first;
  * then the child's own ID maps, one line onto its own ids, setgroups denied first
  * (userns_layout: self_maps). */
-static int start_handshake(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int start_handshake(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct userns_layout *l = &ctx->userns;
 	const struct sync_config *sync = &ctx->plan->sync;
@@ -83,7 +83,7 @@ static int start_handshake(const struct setup_ctx *ctx, struct nsrun_error *err)
 	return 0;
 }
 
-static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int build_rootfs(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
 	struct rootfs_config cfg = {
@@ -104,7 +104,7 @@ static int build_rootfs(const struct setup_ctx *ctx, struct nsrun_error *err)
 
 /* bwrap's nested namespace: after the mounts that needed uid 0 (devpts), show the chosen
  * ids; with --disable-userns it is also the namespace that can no longer nest. */
-static int second_userns(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int second_userns(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
 	bool grant;
@@ -144,7 +144,7 @@ static int second_userns(const struct setup_ctx *ctx, struct nsrun_error *err)
 	return 0;
 }
 
-static int switch_ids(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int switch_ids(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	/* A joined namespace (--userns) may map other ids than ours: become the chosen ones. */
 	if (ctx->plan->ns.userns_fd < 0)
@@ -160,7 +160,7 @@ static int switch_ids(const struct setup_ctx *ctx, struct nsrun_error *err)
 
 /* bwrap's drop_privs: keep the requested caps. As root with no --cap-add/--cap-drop
  * nothing is changed at all (capset may be denied by an outer seccomp policy). */
-static int drop_privs(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int drop_privs(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	int r;
 
@@ -179,7 +179,7 @@ static int drop_privs(const struct setup_ctx *ctx, struct nsrun_error *err)
 
 /* --chdir, else the old cwd if the sandbox has it, else $HOME, else "/". Returns the
  * directory for PWD. */
-static const char *enter_cwd(const struct setup_ctx *ctx, struct nsrun_error *err)
+static const char *enter_cwd(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
 	const char *home = env_get(plan->proc.envp, "HOME");
@@ -211,7 +211,7 @@ static int wait_block_fd(int fd)
 	return 0;
 }
 
-static bool needs_reaper(const struct setup_ctx *ctx)
+static bool needs_reaper(const struct launch_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
 
@@ -221,7 +221,7 @@ static bool needs_reaper(const struct setup_ctx *ctx)
 	       plan->sync.n_sync_fds;
 }
 
-unsigned setup_command_depth(const struct setup_ctx *ctx)
+unsigned setup_command_depth(const struct launch_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
 
@@ -281,7 +281,7 @@ void setup_close_fds_except(int *keep, size_t n)
 	}
 }
 
-static bool pid1_is_ns_init(const struct setup_ctx *ctx)
+static bool pid1_is_ns_init(const struct launch_ctx *ctx)
 {
 	return (ctx->clone_flags & CLONE_NEWPID) ||
 	       (ctx->plan->ns.pidns_fd >= 0 && ctx->plan->ns.pid);
@@ -289,7 +289,7 @@ static bool pid1_is_ns_init(const struct setup_ctx *ctx)
 
 /* pid 1: everything that can fail happens before the payload is released through
  * ready_fd, so a failure here still means the command never ran. */
-_noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int ready_fd,
+_noreturn_ static void run_pid1(const struct launch_ctx *ctx, pid_t payload, int ready_fd,
 				int exec_fd, int *locks, size_t n_locks)
 {
 	const struct plan *plan = ctx->plan;
@@ -319,7 +319,7 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int 
 			      "pid 1 cannot wait for the command to start: a --seccomp "
 			      "program must allow read(2)");
 	if (r < 0) {
-		(void)write_all(ctx->error_fd, &err, sizeof(err));
+		launch_send_error(ctx->error_fd, &err);
 		kill(payload, SIGKILL);
 		_exit(1);
 	}
@@ -335,7 +335,7 @@ _noreturn_ static void run_pid1(const struct setup_ctx *ctx, pid_t payload, int 
 /* --pidns with --unshare-pid: a process cannot clone a new pid namespace under one it
  * joined with setns, so the child nests it here. This process stays outside as a
  * transparent relay of the new pid 1's exit; every pipe passes straight through. */
-static int nest_pidns(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int nest_pidns(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
 	pid_t pid;
@@ -361,7 +361,7 @@ static int nest_pidns(const struct setup_ctx *ctx, struct nsrun_error *err)
 }
 
 /* SELinux setexeccon without libselinux; the CLI refuses the option without SELinux. */
-static int set_exec_label(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int set_exec_label(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const char *label = ctx->plan->proc.exec_label;
 	_cleanup_close_ int fd =
@@ -377,7 +377,7 @@ static int set_exec_label(const struct setup_ctx *ctx, struct nsrun_error *err)
 }
 
 /* Everything up to the fork of pid 1, in bwrap's order. */
-static int prepare(const struct setup_ctx *ctx, struct nsrun_error *err)
+static int prepare(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
 	int r;
@@ -419,7 +419,7 @@ static int prepare(const struct setup_ctx *ctx, struct nsrun_error *err)
 
 /* pid 1 with the payload as its child: locks, the release and exec pipes, the child. The
  * child may share this frame's memory until it execs (launch_spawn): it never returns. */
-_noreturn_ static void start_under_pid1(const struct setup_ctx *ctx, char **envp, sigset_t *mask)
+_noreturn_ static void start_under_pid1(const struct launch_ctx *ctx, char **envp, sigset_t *mask)
 {
 	const struct plan *plan = ctx->plan;
 	static struct nsrun_error err; /* see error.h */
@@ -460,7 +460,7 @@ _noreturn_ static void start_under_pid1(const struct setup_ctx *ctx, char **envp
 	run_pid1(ctx, pid, ready[1], execd[0], fds + 2, n_locks);
 }
 
-void setup_child(const struct setup_ctx *ctx)
+void setup_child(const struct launch_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
 	static struct nsrun_error err; /* see error.h */
