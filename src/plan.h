@@ -273,22 +273,9 @@ const char *op_type_name(enum op_type type);
 /* "--landlock-connect-tcp" for LL_PORT_CONNECT_TCP, and so on. */
 const char *plan_landlock_port_option(enum landlock_port_kind kind);
 
-/* Cross-option checks, with bwrap's wording. is_root: real uid is 0 (no implied userns).
- * Pure: no syscalls. Returns 0 or -EINVAL with err filled. */
 /* Whether a cgroup limit was asked for (--cgroup-parent alone is refused). */
 bool plan_has_limits(const struct plan *plan);
 
+/* Cross-option checks, with bwrap's wording. is_root: real uid is 0 (no implied userns).
+ * Pure: no syscalls. Returns 0 or -EINVAL with err filled. */
 int plan_validate(const struct plan *plan, bool is_root, struct nsrun_error *err);
-
-/* Canonical, deterministic text form of a plan (golden tests, fuzzer round trip).
- * Returns a malloc'd string. */
-char *plan_format(const struct plan *plan);
-
-/* Seccomp programs in plan_to_argv()'s output: program i is read from fd
- * PLAN_TO_ARGV_SECCOMP_FD_BASE + i, so a test reader can hand the same bytes back. */
-#define PLAN_TO_ARGV_SECCOMP_FD_BASE 1000
-
-/* The inverse of cli_parse(): a NULL-terminated argv, argv[0] = "nsrun", free with
- * strv_free(), that parses back into a plan with the same plan_format() text. --args
- * buffers come back expanded and the environment as --clearenv plus --setenv. */
-char **plan_to_argv(const struct plan *plan);

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "fuzz-common.h"
+#include "plan-print.h"
 #include "plan.h"
 #include "util.h"
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "plan-print.h"
 #include "plan.h"
 
 #define FUZZ_MAX_FDS 8

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "plan-print.h"
 #include "plan.h"
 #include "util.h"
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # t-layers.sh: HACKING.md's module map is the truth about src/. Every file in src/ has a
 # row there, and every `#include "x.h"` names a header of the file's own layer or a lower
-# one (plan.h, which only defines types, is the map's one exception). Plain TAP.
+# one (plan.h, which only defines types, is the map's one exception); and the modules'
+# include graph has no cycle, within a layer either (a.c and a.h are module a). Plain TAP.
 
 set -u
 LC_ALL=C
@@ -68,6 +69,21 @@ if [ -z "$bad" ]; then
 else
 	not_ok "no file includes a header of a higher layer"
 	echo "# upward includes:$bad"
+fi
+
+# Within a layer the rule above allows both directions; the graph must still be one-way.
+for f in "$top_srcdir"/src/*.c "$top_srcdir"/src/*.h; do
+	b=${f##*/}
+	m=${b%.*}
+	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+		[ "$inc" = config.h ] || [ "${inc%.h}" = "$m" ] || echo "$m ${inc%.h}"
+	done
+done | sort -u >"$TMP/edges"
+if tsort "$TMP/edges" >/dev/null 2>"$TMP/tsort.err"; then
+	ok "the modules' include graph has no cycle ($(wc -l <"$TMP/edges") edges)"
+else
+	not_ok "the modules' include graph has no cycle"
+	sed 's/^/# /' "$TMP/tsort.err"
 fi
 
 echo "1..$TEST_NUM"

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "plan-print.h"
 #include "plan.h"
 #include "util.h"
 

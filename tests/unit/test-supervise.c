@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "plan-print.h"
 #include "status.h"
 #include "supervise-parse.h"
 #include "util.h"
