@@ -133,6 +133,16 @@ nsrun() { run_wrapped "$BIN/nsrun" "$@"; }
 bwrap_nsrun() { run_wrapped "$BIN/bwrap" "$@"; }
 
 
+# get KEY TEXT: the value of the first "KEY=value" line of TEXT (the probe's output).
+get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
+
+# mflags PATH PROBE_OUTPUT: the mount's access flags (ro|rw, nosuid, nodev, noexec) as the
+# probe's mountinfo line for PATH shows them, comma-separated.
+mflags() {
+	get "mountinfo:$1" "$2" | sed -n 's/.* opts=\([^ ]*\).*/\1/p' | tr ',' '\n' |
+		grep -xE 'ro|rw|nosuid|nodev|noexec' | paste -sd, -
+}
+
 # The smallest sandbox that can run the probe and host tools.
 # shellcheck disable=SC2034 # used by the suites that source this file
 HOST_RO="--ro-bind / /"

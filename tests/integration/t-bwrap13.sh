@@ -9,11 +9,6 @@ need_ns
 
 FUSE_BROKEN=${NSRUN_HELPERS:-}/fuse-broken
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 # LSan cannot run under strace
-get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
-mflags() {
-	get "mountinfo:$1" "$2" | sed -n 's/.* opts=\([^ ]*\).*/\1/p' | tr ',' '\n' |
-		grep -xE 'ro|rw|nosuid|nodev' | paste -sd, -
-}
 
 # A directory of the current mode's user, with a file.
 mkwork() {

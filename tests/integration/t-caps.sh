@@ -6,7 +6,6 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
 jkey() { printf '%s\n' "$2" | tr ',{}' '\n\n\n' | sed -n "s/^ *\"$1\": *\\([0-9-]*\\) *\$/\\1/p" | head -n1; }
 
 ZERO=0000000000000000

@@ -6,11 +6,6 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
-mflags() {
-	get "mountinfo:$1" "$2" | sed -n 's/.* opts=\([^ ]*\).*/\1/p' | tr ',' '\n' |
-		grep -xE 'ro|rw|nosuid|nodev|noexec' | paste -sd, -
-}
 mfield() { get "mountinfo:$2" "$3" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # smode PATH TEXT: "type mode" from a stat line.
 smode() { get "stat:$1" "$2" | sed 's/ uid=.*//'; }

@@ -6,12 +6,7 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
 smode() { get "stat:$1" "$2" | sed 's/ uid=.*//'; }
-mflags() {
-	get "mountinfo:$1" "$2" | sed -n 's/.* opts=\([^ ]*\).*/\1/p' | tr ',' '\n' |
-		grep -xE 'ro|rw|nosuid|nodev|noexec' | paste -sd, -
-}
 
 DATA="$TMP/data"
 printf 'line1\nline2\n' >"$DATA"

@@ -6,12 +6,6 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
-# mflags PATH TEXT: the ro/rw, nosuid, nodev, noexec flags of the mount PATH is on.
-mflags() {
-	get "mountinfo:$1" "$2" | sed -n 's/.* opts=\([^ ]*\).*/\1/p' | tr ',' '\n' |
-		grep -xE 'ro|rw|nosuid|nodev|noexec' | paste -sd, -
-}
 mpoint() { get "mountinfo:$1" "$2" | sed -n 's/^mnt=\([^ ]*\).*/\1/p'; }
 
 # A work directory the current mode's user owns, with a file and a subdirectory.

@@ -6,9 +6,6 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-# get KEY TEXT: the value of the first KEY=... line.
-get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
-
 HOST_NS=$("$PROBE" ns)
 ALL_NS="cgroup ipc mnt net pid user uts time"
 

@@ -6,7 +6,6 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
 mfield() { get "mountinfo:$2" "$3" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 L1="$TMP/lower1"

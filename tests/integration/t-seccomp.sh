@@ -6,7 +6,6 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-get() { printf '%s\n' "$2" | awk -v k="$1=" 'index($0, k) == 1 { print substr($0, length(k) + 1); exit }'; }
 
 DENY=${NSRUN_HELPERS:-$(dirname "$NSRUN_PROBE")}/seccomp-deny
 [ -x "$DENY" ] || skip_all "seccomp-deny helper not built"
