@@ -109,7 +109,7 @@ AM_TESTS_ENVIRONMENT = \
 	NSRUN_ORACLE_OUT='$(COMPAT_ORACLE)'; export NSRUN_ORACLE_OUT;
 
 EXTRA_DIST += $(integration_tests) $(compat_tests) $(meta_tests) \
-	tests/integration/lib.sh tests/fuzz/corpus bench \
+	tests/integration/lib.sh tests/unit/unit-parse.h tests/fuzz/corpus bench \
 	tests/compat/oracle.sh tests/compat/allowlist.sh tests/compat/since.sh tests/compat/oracle-build.sh \
 	tests/compat/check-upstream.sh tests/compat/upstream-unittest.py
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "unit-parse.h"
 #include "util.h"
 
 /* A reader serving canned buffers by fd; unknown fds fail with EBADF. */
@@ -63,16 +64,9 @@ static int parse_v(struct fake *f, bool selinux, struct plan *p, struct nsrun_er
 			     .userdata = f,
 			     .envp = (char *const *)start_env,
 			     .selinux_enabled = selinux };
-	const char *argv[64] = { "nsrun" };
-	int argc = 1;
 
-	while (args[argc - 1])
-		argv[argc] = args[argc - 1], argc++;
-	memset(e, 0, sizeof(*e));
-	return cli_parse(argc, (char *const *)argv, &io, p, e);
+	return parse_args(&io, args, p, e);
 }
-
-#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define PARSE_OK(p, ...)                                                    \
 	do {                                                                \
 		struct nsrun_error e_;                                      \
@@ -706,13 +700,8 @@ static int fake_check_fd(void *userdata, int fd, bool read)
 static int parse_checked(struct plan *p, struct nsrun_error *e, const char *const *args)
 {
 	struct cli_io io = { .check_fd = fake_check_fd, .envp = (char *const *)start_env };
-	const char *argv[16] = { "nsrun" };
-	int argc = 1;
 
-	while (args[argc - 1])
-		argv[argc] = args[argc - 1], argc++;
-	memset(e, 0, sizeof(*e));
-	return cli_parse(argc, (char *const *)argv, &io, p, e);
+	return parse_args(&io, args, p, e);
 }
 
 /* --block-fd and --userns-block-fd must name an open fd (readable) once there is a

@@ -18,23 +18,15 @@
 #include "cli.h"
 #include "plan-print.h"
 #include "plan.h"
+#include "unit-parse.h"
 #include "util.h"
 
 static const char *const env0[] = { "PATH=/bin", "HOME=/h", NULL };
 
 static int parse_a(struct plan *p, struct nsrun_error *e, const char *const *args)
 {
-	struct cli_io io = { .envp = (char *const *)env0 };
-	const char *argv[64] = { "nsrun" };
-	int argc = 1;
-
-	while (args[argc - 1])
-		argv[argc] = args[argc - 1], argc++;
-	memset(e, 0, sizeof(*e));
-	return cli_parse(argc, (char *const *)argv, &io, p, e);
+	return parse_args(&(struct cli_io){ .envp = (char *const *)env0 }, args, p, e);
 }
-
-#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 /* msg NULL: valid. */
 static void check_v(bool is_root, const char *msg, const char *const *args)

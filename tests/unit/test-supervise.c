@@ -22,6 +22,7 @@
 #include "plan-print.h"
 #include "status.h"
 #include "supervise-parse.h"
+#include "unit-parse.h"
 #include "util.h"
 
 static void test_duration_good(void **state)
@@ -139,15 +140,7 @@ static void test_rlimit_bad(void **state)
 
 static int parse(const char *const *args, struct plan *plan, struct nsrun_error *err)
 {
-	char *argv[32];
-	size_t n = 0;
-	struct cli_io io = { 0 };
-
-	argv[n++] = (char *)"nsrun";
-	for (; args[n - 1]; n++)
-		argv[n] = (char *)args[n - 1];
-	argv[n] = NULL;
-	return cli_parse((int)n, argv, &io, plan, err);
+	return parse_args(&(struct cli_io){ 0 }, args, plan, err);
 }
 
 static void test_limits_values(void **state)
