@@ -30,6 +30,7 @@
 #include "landlock.h"
 #include "macros.h"
 #include "mount.h"
+#include "reaper.h"
 #include "syscall.h"
 #include "util.h"
 
@@ -127,9 +128,9 @@ static int in_child(int (*fn)(void))
 		return errno;
 	if (pid == 0)
 		_exit(fn() & 0xff);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return errno;
+	st = reaper_wait(pid, 0);
+	if (st < 0)
+		return -st;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : EIO;
 }
 
@@ -148,7 +149,8 @@ static int try_clone_user(void)
 		return errno;
 	if (pid == 0)
 		_exit(0);
-	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : EIO;
+	st = reaper_wait(pid, 0);
+	return st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : EIO;
 }
 
 /* clone3(NULL, 0) is EINVAL on any kernel that has it; a filter typically says ENOSYS. */

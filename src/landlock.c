@@ -26,6 +26,7 @@
 
 #include "landlock-interp.h"
 #include "path.h"
+#include "reaper.h"
 #include "syscall.h"
 #include "util.h"
 
@@ -639,13 +640,10 @@ static int self_test_check(const struct self_test *t, struct nsrun_error *err)
 
 static void self_test_stop(struct self_test *t)
 {
-	int st;
-
 	if (t->done_fd >= 0)
 		close(t->done_fd);
 	if (t->helper > 0)
-		while (waitpid(t->helper, &st, __WALL) < 0 && errno == EINTR)
-			;
+		(void)reaper_wait(t->helper, __WALL);
 	*t = (struct self_test){ .helper = -1, .done_fd = -1 };
 }
 

@@ -372,7 +372,6 @@ static int in_place_setup(const struct launch_ctx *ctx, struct nsrun_error *err)
 static int new_session(struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	pid_t pid, leader;
-	int st;
 
 	if (setsid() >= 0)
 		return 0;
@@ -388,10 +387,7 @@ static int new_session(struct launch_ctx *ctx, struct nsrun_error *err)
 		return setsid() < 0 ? error_set(err, errno, "setsid") : 0;
 	}
 	launch_track_parent(ctx);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			_exit(1);
-	_exit(reaper_exit_status(st));
+	reaper_relay(pid);
 }
 
 _noreturn_ void launch_in_place(struct launch_ctx *ctx)

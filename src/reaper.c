@@ -36,6 +36,23 @@ int reaper_exit_status(int wait_status)
 	return 255;
 }
 
+int reaper_wait(pid_t pid, int flags)
+{
+	int st;
+
+	while (waitpid(pid, &st, flags) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return st;
+}
+
+void reaper_relay(pid_t pid)
+{
+	int st = reaper_wait(pid, 0);
+
+	_exit(st < 0 ? 1 : reaper_exit_status(st));
+}
+
 /* Reaps what has exited. Returns false once no child is left. */
 static bool reap(pid_t payload, bool *payload_done, int *payload_status, int status_fd)
 {

@@ -18,5 +18,12 @@ void reaper_signal_set(sigset_t *set);
 /* Exit status as a shell reports it: n, 128+signal, or 255. */
 int reaper_exit_status(int wait_status);
 
+/* waitpid(pid, .., flags) through EINTR: the raw wait status, or -errno. */
+int reaper_wait(pid_t pid, int flags);
+
+/* A transparent relay (the --new-session leader, the --pidns parent): waits for pid and
+ * exits with its status; 1 when it cannot wait. */
+_noreturn_ void reaper_relay(pid_t pid);
+
 /* Never returns. status_fd (-1: none) receives the payload's raw wait status as one int. */
 _noreturn_ void reaper_run(pid_t payload, int status_fd);

@@ -339,7 +339,6 @@ static int nest_pidns(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
 	pid_t pid;
-	int st;
 
 	if (plan->ns.pidns_fd < 0 || !plan->ns.pid)
 		return 0;
@@ -354,10 +353,7 @@ static int nest_pidns(const struct launch_ctx *ctx, struct nsrun_error *err)
 	if (ctx->status_fd >= 0)
 		close(ctx->status_fd);
 	launch_track_parent(ctx);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			_exit(1);
-	_exit(reaper_exit_status(st));
+	reaper_relay(pid);
 }
 
 /* SELinux setexeccon without libselinux; the CLI refuses the option without SELinux. */

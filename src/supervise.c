@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "reaper.h"
 #include "supervise-parse.h"
 #include "syscall.h"
 #include "util.h"
@@ -544,10 +545,8 @@ int supervise_wait_pid(struct supervisor *sup, pid_t pid)
 	}
 	if (sup && sup->child_reaped && pid == sup->child)
 		return sup->child_status;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return st;
+	st = reaper_wait(pid, 0);
+	return st < 0 ? -1 : st;
 }
 
 /* One line for the caller's log: why the command stopped, and how hard it was ended. */
