@@ -111,6 +111,21 @@ case_apparmor() {
 	check_match "AppArmor restriction on, no profile: $want apparmor-userns" \
 		"^$want apparmor-userns: kernel.apparmor_restrict_unprivileged_userns=1 and this nsrun runs unconfined \\(profile not loaded\\).*; do: install the nsrun package" \
 		"$out"
+	# A sandbox refused a user namespace (here: an unmapped uid, as a user namespace
+	# without maps leaves it) names the cause once, from --doctor's reader, and bwrap's
+	# name keeps bwrap's words.
+	out=$(nsrun --dev-bind / / --tmpfs /proc/sys/kernel \
+		--ro-bind "$TMP/aa-restrict" /proc/sys/kernel/apparmor_restrict_unprivileged_userns \
+		-- unshare -U -- "$BIN/nsrun" --ro-bind / / true 2>&1)
+	check_eq "a refused user namespace: exit 1, one line" "1 1" "$? $(printf '%s\n' "$out" | wc -l)"
+	check_match "a refused user namespace: the cause, named once" \
+		"^nsrun: No permissions to create a new namespace \\(cause: AppArmor restricts unprivileged user namespaces \\(kernel.apparmor_restrict_unprivileged_userns=1\\) and nsrun runs without its AppArmor profile; run 'nsrun --doctor'\\)$" \
+		"$out"
+	check_eq "a refused user namespace: the restriction named once" 1 "$(printf '%s\n' "$out" | grep -o "restricts unprivileged" | wc -l)"
+	out=$(nsrun --ro-bind / / -- unshare -U -- "$BIN/bwrap" --ro-bind / / true 2>&1)
+	check_eq "under the name bwrap: bwrap's text" \
+		"1 bwrap: No permissions to create a new namespace, likely because the kernel does not allow non-privileged user namespaces. On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'." \
+		"$? $out"
 }
 
 case_binary() {
