@@ -37,13 +37,6 @@
 enum { CG_MEMORY = 1u << 0, CG_PIDS = 1u << 1, CG_CPU = 1u << 2 };
 static const char *const controllers[] = { "memory", "pids", "cpu" };
 
-static int closed(struct nsrun_error *err, int r)
-{
-	if (err)
-		err->status = CGROUP_EXIT_STATUS;
-	return r;
-}
-
 static ssize_t read_at(int dfd, const char *name, char *buf, size_t size)
 {
 	_cleanup_close_ int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
@@ -109,10 +102,11 @@ static int open_hierarchy(char *mnt, size_t size, struct nsrun_error *err)
 		if (fd >= 0)
 			close(fd);
 	}
-	return closed(err, error_set(err, 0,
-				     "cgroup v2 is not mounted at /sys/fs/cgroup (this host uses "
-				     "cgroup v1): the limits need the unified hierarchy (boot with "
-				     "systemd.unified_cgroup_hierarchy=1)"));
+	return error_fail_closed(
+		err, error_set(err, 0,
+			       "cgroup v2 is not mounted at /sys/fs/cgroup (this host uses "
+			       "cgroup v1): the limits need the unified hierarchy (boot with "
+			       "systemd.unified_cgroup_hierarchy=1)"));
 }
 
 /* nsrun's own cgroup as /proc/self/cgroup's "0::" line names it. */
@@ -143,11 +137,12 @@ static int in_hierarchy(int mnt_fd, const char *mnt, unsigned want, struct nsrun
 	(void)read_at(mnt_fd, "cgroup.controllers", avail, sizeof(avail));
 	for (size_t i = 0; i < ARRAY_SIZE(controllers); i++)
 		if ((want & (1u << i)) && !has_word(avail, controllers[i]))
-			return closed(err, error_set(err, 0,
-						     "cgroup v2 (%s) has no %s controller: this "
-						     "host uses cgroup v1 for it (boot with "
-						     "systemd.unified_cgroup_hierarchy=1)",
-						     mnt, controllers[i]));
+			return error_fail_closed(
+				err, error_set(err, 0,
+					       "cgroup v2 (%s) has no %s controller: this "
+					       "host uses cgroup v1 for it (boot with "
+					       "systemd.unified_cgroup_hierarchy=1)",
+					       mnt, controllers[i]));
 	return 0;
 }
 
@@ -161,31 +156,33 @@ static int enable(int dfd, const char *path, unsigned want, unsigned *enabled,
 
 	if (read_at(dfd, "cgroup.controllers", avail, sizeof(avail)) < 0 ||
 	    read_at(dfd, "cgroup.subtree_control", on, sizeof(on)) < 0)
-		return closed(err, error_set(err, errno, "Can't read the controllers of %s", path));
+		return error_fail_closed(err, error_set(err, errno,
+							"Can't read the controllers of %s", path));
 	for (size_t i = 0; i < ARRAY_SIZE(controllers); i++) {
 		if (!(want & (1u << i)) || has_word(on, controllers[i]))
 			continue;
 		if (!has_word(avail, controllers[i]))
-			return closed(err,
-				      error_set(err, 0,
-						"the %s controller is not available in %s: the "
-						"cgroup above it must pass it on (+%s in its "
-						"cgroup.subtree_control)",
-						controllers[i], path, controllers[i]));
+			return error_fail_closed(
+				err, error_set(err, 0,
+					       "the %s controller is not available in %s: the "
+					       "cgroup above it must pass it on (+%s in its "
+					       "cgroup.subtree_control)",
+					       controllers[i], path, controllers[i]));
 		snprintf(word, sizeof(word), "+%s", controllers[i]);
 		r = write_at(dfd, "cgroup.subtree_control", word);
 		if (r == -EBUSY)
-			return closed(err,
-				      error_set(err, 0,
-						"Can't enable the %s controller in %s: it holds "
-						"processes itself, and cgroup v2 passes "
-						"controllers on only from cgroups without any; "
-						"give --cgroup-parent an empty cgroup",
-						controllers[i], path));
+			return error_fail_closed(
+				err, error_set(err, 0,
+					       "Can't enable the %s controller in %s: it holds "
+					       "processes itself, and cgroup v2 passes "
+					       "controllers on only from cgroups without any; "
+					       "give --cgroup-parent an empty cgroup",
+					       controllers[i], path));
 		if (r < 0)
-			return closed(err,
-				      error_set(err, -r, "Can't enable the %s controller in %s",
-						controllers[i], path));
+			return error_fail_closed(err,
+						 error_set(err, -r,
+							   "Can't enable the %s controller in %s",
+							   controllers[i], path));
 		if (enabled)
 			*enabled |= 1u << i;
 	}
@@ -240,26 +237,27 @@ static int take_own(struct cgroup *cg, const char *path, struct nsrun_error *err
 	if (faccessat(cg->parent_fd, "cgroup.procs", W_OK, 0) < 0 ||
 	    faccessat(cg->parent_fd, "cgroup.subtree_control", W_OK, 0) < 0 ||
 	    !alone_in(cg->parent_fd))
-		return closed(err,
-			      error_set(err, 0,
-					"No cgroup for the limits: nsrun's cgroup %s is not "
-					"delegated to you or holds other processes; run nsrun in a "
-					"scope of its own (systemd-run --user --scope -p "
-					"Delegate=yes nsrun ...) or give --cgroup-parent a cgroup "
-					"directory delegated to you",
-					path));
+		return error_fail_closed(
+			err, error_set(err, 0,
+				       "No cgroup for the limits: nsrun's cgroup %s is not "
+				       "delegated to you or holds other processes; run nsrun in a "
+				       "scope of its own (systemd-run --user --scope -p "
+				       "Delegate=yes nsrun ...) or give --cgroup-parent a cgroup "
+				       "directory delegated to you",
+				       path));
 	monitor_leaf(cg, leaf, sizeof(leaf));
 	if (mkdirat(cg->parent_fd, leaf, 0755) < 0 && errno != EEXIST)
-		return closed(err,
-			      error_set(err, errno, "Can't create the cgroup %s/%s", path, leaf));
+		return error_fail_closed(err, error_set(err, errno, "Can't create the cgroup %s/%s",
+							path, leaf));
 	fd = openat(cg->parent_fd, leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	r = fd < 0 ? -errno : write_at(fd, "cgroup.procs", "0");
 	if (r < 0) {
 		int e = -r;
 
 		(void)unlinkat(cg->parent_fd, leaf, AT_REMOVEDIR);
-		return closed(err, error_set(err, e, "Can't move nsrun to the cgroup %s/%s", path,
-					     leaf));
+		return error_fail_closed(err,
+					 error_set(err, e, "Can't move nsrun to the cgroup %s/%s",
+						   path, leaf));
 	}
 	cg->own = true;
 	return 0;
@@ -374,11 +372,12 @@ static int require_nsdelegate(const char *mnt, struct nsrun_error *err)
 
 	if (any_cgroup2_mount(fd, delegating_at, (void *)mnt))
 		return 0;
-	return closed(err, error_set(err, 0,
-				     "%s is mounted without nsdelegate: the sandbox could raise "
-				     "its own limits (mount -o remount,nsdelegate %s, as systemd "
-				     "mounts it)",
-				     mnt, mnt));
+	return error_fail_closed(
+		err, error_set(err, 0,
+			       "%s is mounted without nsdelegate: the sandbox could raise "
+			       "its own limits (mount -o remount,nsdelegate %s, as systemd "
+			       "mounts it)",
+			       mnt, mnt));
 }
 
 /* Where the sandbox's cgroup is made; PATH gets its name for messages. */
@@ -404,12 +403,14 @@ static int open_parent(const struct limits_config *l, struct cgroup *cg, char *p
 		snprintf(path, size, "%s", l->cgroup_parent);
 		cg->parent_fd = open(l->cgroup_parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (cg->parent_fd < 0)
-			return closed(err, error_set(err, errno, "--cgroup-parent %s", path));
+			return error_fail_closed(err,
+						 error_set(err, errno, "--cgroup-parent %s", path));
 		if (!is_cgroup2(cg->parent_fd))
-			return closed(err, error_set(err, 0,
-						     "--cgroup-parent %s: not a directory of the "
-						     "cgroup v2 hierarchy (%s)",
-						     path, mnt));
+			return error_fail_closed(
+				err, error_set(err, 0,
+					       "--cgroup-parent %s: not a directory of the "
+					       "cgroup v2 hierarchy (%s)",
+					       path, mnt));
 		return own_fd >= 0 && same_dir(own_fd, cg->parent_fd) ? take_own(cg, path, err) : 0;
 	}
 	if (geteuid() == 0) {
@@ -418,16 +419,20 @@ static int open_parent(const struct limits_config *l, struct cgroup *cg, char *p
 			return r;
 		snprintf(path, size, "%s/nsrun", mnt);
 		if (mkdirat(mnt_fd, "nsrun", 0755) < 0 && errno != EEXIST)
-			return closed(err,
-				      error_set(err, errno, "Can't create the cgroup %s", path));
+			return error_fail_closed(err,
+						 error_set(err, errno, "Can't create the cgroup %s",
+							   path));
 		cg->parent_fd = openat(mnt_fd, "nsrun", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (cg->parent_fd < 0)
-			return closed(err, error_set(err, errno, "Can't open the cgroup %s", path));
+			return error_fail_closed(err, error_set(err, errno,
+								"Can't open the cgroup %s", path));
 		return 0;
 	}
 	snprintf(path, size, "%s%s", mnt, strcmp(own, "/") == 0 ? "" : own);
 	if (own_fd < 0)
-		return closed(err, error_set(err, 0, "Can't find nsrun's own cgroup in %s", mnt));
+		return error_fail_closed(err,
+					 error_set(err, 0, "Can't find nsrun's own cgroup in %s",
+						   mnt));
 	cg->parent_fd = TAKE_FD(own_fd);
 	return take_own(cg, path, err);
 }
@@ -439,23 +444,25 @@ int cgroup_check_view(int proc_fd, struct nsrun_error *err)
 	char where[4096];
 
 	if (fd < 0)
-		return closed(err, error_set(err, errno, "Can't read the sandbox's mountinfo"));
+		return error_fail_closed(err, error_set(err, errno,
+							"Can't read the sandbox's mountinfo"));
 	if (any_cgroup2_mount(fd, writable, where))
-		return closed(err, error_set(err, 0,
-					     "The sandbox would see the cgroup v2 hierarchy "
-					     "writable at %s, and could undo its limits there: "
-					     "bind it read-only (--ro-bind) or leave it out",
-					     where));
+		return error_fail_closed(
+			err, error_set(err, 0,
+				       "The sandbox would see the cgroup v2 hierarchy "
+				       "writable at %s, and could undo its limits there: "
+				       "bind it read-only (--ro-bind) or leave it out",
+				       where));
 	view.n_own = 0;
 	if (lseek(fd, 0, SEEK_SET) == 0 && !any_mount(fd, "proc", own_proc, &view) &&
 	    lseek(fd, 0, SEEK_SET) == 0 && any_mount(fd, "proc", foreign_proc, &view))
-		return closed(err,
-			      error_set(err, 0,
-					"The sandbox would see another pid namespace's "
-					"processes (the host's) at %s, and through them the "
-					"cgroup tree to undo its limits: cover it with --proc, "
-					"or leave it out",
-					view.where));
+		return error_fail_closed(
+			err, error_set(err, 0,
+				       "The sandbox would see another pid namespace's "
+				       "processes (the host's) at %s, and through them the "
+				       "cgroup tree to undo its limits: cover it with --proc, "
+				       "or leave it out",
+				       view.where));
 	return 0;
 }
 
@@ -481,14 +488,16 @@ static int write_limit(const struct cgroup *cg, const char *file, const char *va
 	if (r == -ENOENT && optional && !swap_in_use())
 		return 0;
 	if (r == -ENOENT)
-		return closed(err, error_set(err, 0, "Can't set %s: the kernel has no %s in %s%s",
-					     file, file, cg->path,
-					     strcmp(file, "memory.swap.max") == 0 ?
-						     " (swap accounting is off)" :
-						     ""));
+		return error_fail_closed(err,
+					 error_set(err, 0,
+						   "Can't set %s: the kernel has no %s in %s%s",
+						   file, file, cg->path,
+						   strcmp(file, "memory.swap.max") == 0 ?
+							   " (swap accounting is off)" :
+							   ""));
 	if (r < 0)
-		return closed(err, error_set(err, -r, "Can't set %s to %s in %s", file, value,
-					     cg->path));
+		return error_fail_closed(err, error_set(err, -r, "Can't set %s to %s in %s", file,
+							value, cg->path));
 	return 0;
 }
 
@@ -526,10 +535,12 @@ static int make_sandbox_cgroup(struct cgroup *cg, const char *ppath, struct nsru
 {
 	snprintf(cg->path, sizeof(cg->path), "%s/%s", ppath, cg->name);
 	if (mkdirat(cg->parent_fd, cg->name, 0755) < 0)
-		return closed(err, error_set(err, errno, "Can't create the cgroup %s", cg->path));
+		return error_fail_closed(err, error_set(err, errno, "Can't create the cgroup %s",
+							cg->path));
 	cg->fd = openat(cg->parent_fd, cg->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (cg->fd < 0)
-		return closed(err, error_set(err, errno, "Can't open the cgroup %s", cg->path));
+		return error_fail_closed(err, error_set(err, errno, "Can't open the cgroup %s",
+							cg->path));
 	return 0;
 }
 
@@ -713,11 +724,11 @@ static int start_guard(struct cgroup *cg, struct nsrun_error *err)
 	char c;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
-		return closed(err, error_set(err, errno, "pipe"));
+		return error_fail_closed(err, error_set(err, errno, "pipe"));
 	if (pipe2(done, O_CLOEXEC) < 0) {
 		close(p[0]);
 		close(p[1]);
-		return closed(err, error_set(err, errno, "pipe"));
+		return error_fail_closed(err, error_set(err, errno, "pipe"));
 	}
 	mid = fork();
 	if (mid == 0) {
@@ -732,15 +743,16 @@ static int start_guard(struct cgroup *cg, struct nsrun_error *err)
 	if (mid < 0) {
 		close(p[1]);
 		close(done[0]);
-		return closed(err, error_set(err, errno, "fork"));
+		return error_fail_closed(err, error_set(err, errno, "fork"));
 	}
 	(void)waitpid(mid, NULL, 0);
 	cg->guard_fd = p[1];
 	cg->done_fd = done[0];
 	/* No guard, no promise that nothing outlives nsrun. */
 	if (read(cg->done_fd, &c, 1) != 1)
-		return closed(err,
-			      error_set(err, errno, "The cgroup's guard process did not start"));
+		return error_fail_closed(err,
+					 error_set(err, errno,
+						   "The cgroup's guard process did not start"));
 	return 0;
 }
 

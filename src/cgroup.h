@@ -14,9 +14,6 @@
 #include "error.h"
 #include "plan.h"
 
-/* The exit status when a limit cannot be applied: the command never runs unlimited. */
-#define CGROUP_EXIT_STATUS 126
-
 struct cgroup {
 	int parent_fd;	      /* the directory the sandbox's cgroup is made in, or -1 */
 	int fd;		      /* the sandbox's cgroup (clone3's CLONE_INTO_CGROUP), or -1 */
@@ -35,7 +32,7 @@ struct cgroup {
 	}
 
 /* Makes the sandbox's cgroup with the limits of L, and the guard that removes it; on
- * failure nothing is left behind and err (status CGROUP_EXIT_STATUS) says what is
+ * failure nothing is left behind and err (status NSRUN_EXIT_FAIL_CLOSED) says what is
  * missing and how to get it. */
 int cgroup_create(const struct limits_config *l, struct cgroup *cg, struct nsrun_error *err);
 
@@ -62,7 +59,7 @@ bool cgroup_drain(const struct cgroup *cg);
 void cgroup_remove(struct cgroup *cg);
 
 /* In the sandbox's first process once its root is built, PROC_FD the host's /proc: fails
- * (CGROUP_EXIT_STATUS) where the sandbox would see a cgroup v2 hierarchy writable, from
+ * (NSRUN_EXIT_FAIL_CLOSED) where the sandbox would see a cgroup v2 hierarchy writable, from
  * which a user's sandbox could turn its limits off in the delegated parent. */
 int cgroup_check_view(int proc_fd, struct nsrun_error *err);
 

@@ -211,7 +211,7 @@ void doctor_explain(struct nsrun_error *err)
 	if (strcmp(log_program(), "bwrap") == 0)
 		return;
 	/* A Landlock boundary this kernel cannot build: the message names the cause. */
-	if (err->status == LANDLOCK_EXIT_STATUS &&
+	if (err->status == NSRUN_EXIT_FAIL_CLOSED &&
 	    (err->code == ENOSYS || err->code == EOPNOTSUPP)) {
 		if (!strstr(err->msg, "nsrun --doctor"))
 			snprintf(err->msg + used, sizeof(err->msg) - used,

@@ -157,6 +157,13 @@ void log_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
+int error_fail_closed(struct nsrun_error *err, int r)
+{
+	if (err)
+		err->status = NSRUN_EXIT_FAIL_CLOSED;
+	return r;
+}
+
 void error_print(const struct nsrun_error *err)
 {
 	log_error("%s", err->msg[0] ? err->msg : "unknown error");

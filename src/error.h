@@ -24,12 +24,28 @@ struct nsrun_error {
 	char msg[NSRUN_ERROR_MSG_MAX];
 };
 
+/* nsrun's own exit statuses; the command's pass through unchanged. One rule decides
+ * between the first two: what is wrong in the arguments themselves is 1, before anything
+ * runs; what the machine cannot do at run time for a boundary or a limit that was asked
+ * for is 126, and the command never runs (fail-closed). */
+enum nsrun_exit {
+	NSRUN_EXIT_FAILURE = 1,	      /* usage errors and setup failures, as bwrap */
+	NSRUN_EXIT_TIMEOUT = 124,     /* --timeout ended the command, as timeout(1) */
+	NSRUN_EXIT_FAIL_CLOSED = 126, /* a boundary or limit asked for cannot be built */
+	NSRUN_EXIT_CANNOT_RUN = 126,  /* the command was found but cannot run, as env(1) */
+	NSRUN_EXIT_NOT_FOUND = 127,   /* the command was not found, as env(1) */
+};
+
 /* Fills err with "FMT: strerror(code)" (no suffix when code is 0) and returns -code
  * (or -EINVAL when code is 0). err may be NULL. */
 int error_set(struct nsrun_error *err, int code, const char *fmt, ...) _printf_(3, 4);
 
 /* Like error_set, but the message carries no strerror suffix even when code != 0. */
 int error_set_plain(struct nsrun_error *err, int code, const char *fmt, ...) _printf_(3, 4);
+
+/* Marks err (may be NULL) as a fail-closed refusal, NSRUN_EXIT_FAIL_CLOSED; returns r,
+ * so that `return error_fail_closed(err, error_set(err, ...));` reads as one step. */
+int error_fail_closed(struct nsrun_error *err, int r);
 
 /* Prints "PREFIX: msg" (with "<3>" under --level-prefix) to stderr. */
 void error_print(const struct nsrun_error *err);

@@ -53,15 +53,8 @@ static const struct {
 	{ "/dev/tty", 5, 0 },
 };
 
-/* Every failure to build the boundary exits 126, so it can be told from the command's own. */
-static int fail_closed(struct nsrun_error *err, int r)
-{
-	if (err)
-		err->status = LANDLOCK_EXIT_STATUS;
-	return r;
-}
-#define ll_fail(err, ...) fail_closed(err, error_set(err, __VA_ARGS__))
-#define ll_fail_plain(err, ...) fail_closed(err, error_set_plain(err, __VA_ARGS__))
+#define ll_fail(err, ...) error_fail_closed(err, error_set(err, __VA_ARGS__))
+#define ll_fail_plain(err, ...) error_fail_closed(err, error_set_plain(err, __VA_ARGS__))
 
 /* ---- pure per-ABI computations ---- */
 

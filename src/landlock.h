@@ -2,7 +2,7 @@
 /*
  * landlock.h: the --landlock-* write boundary. ABI-aware (rights are computed
  * per ABI with a fall-through switch) and fail-closed: any failure to build the
- * requested boundary is an error with exit status LANDLOCK_EXIT_STATUS and the
+ * requested boundary is an error with exit status NSRUN_EXIT_FAIL_CLOSED and the
  * command never runs.
  */
 #pragma once
@@ -14,8 +14,6 @@
 
 #include "error.h"
 #include "plan.h"
-
-#define LANDLOCK_EXIT_STATUS 126
 
 /* Who keeps the command from connecting to pathname UNIX sockets outside the rw paths. */
 enum landlock_unix_connect {

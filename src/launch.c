@@ -154,7 +154,7 @@ static int confine(const struct launch_ctx *ctx, struct nsrun_error *err)
 			  g, plan->seccomp.n_progs);
 		r = seccomp_apply_guards(g, err);
 		if (r < 0 && plan->landlock.enabled)
-			err->status = LANDLOCK_EXIT_STATUS;
+			r = error_fail_closed(err, r);
 	}
 	if (r == 0)
 		r = seccomp_apply(&plan->seccomp, err);
@@ -168,7 +168,7 @@ static struct nsrun_error *exec_error(struct nsrun_error *err, int e, const char
 {
 	error_set(err, e, "execvp %s", cmd);
 	if (strcmp(log_program(), "bwrap") != 0)
-		err->status = e == ENOENT ? LAUNCH_NOT_FOUND_STATUS : LAUNCH_CANNOT_RUN_STATUS;
+		err->status = e == ENOENT ? NSRUN_EXIT_NOT_FOUND : NSRUN_EXIT_CANNOT_RUN;
 	return err;
 }
 

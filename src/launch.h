@@ -7,11 +7,6 @@
  */
 #pragma once
 
-/* nsrun's status when the command was not found, or found but could not run (under
- * the name bwrap: 1). */
-#define LAUNCH_NOT_FOUND_STATUS 127
-#define LAUNCH_CANNOT_RUN_STATUS 126
-
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>

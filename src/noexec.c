@@ -81,14 +81,8 @@ struct ctx {
 	size_t n_cv;
 };
 
-static int fail(struct nsrun_error *err, int r)
-{
-	if (err)
-		err->status = 126; /* a boundary that cannot be built */
-	return r;
-}
-#define nx_fail(err, ...) fail(err, error_set(err, __VA_ARGS__))
-#define nx_fail_plain(err, ...) fail(err, error_set_plain(err, __VA_ARGS__))
+#define nx_fail(err, ...) error_fail_closed(err, error_set(err, __VA_ARGS__))
+#define nx_fail_plain(err, ...) error_fail_closed(err, error_set_plain(err, __VA_ARGS__))
 
 /* ---- paths ---- */
 

@@ -221,7 +221,7 @@ static int monitor_end(struct monitor *mon, int status, bool ran)
 
 	supervise_finish(&mon->sup);
 	if (mon->sup.timed_out)
-		status = SANDBOX_TIMEOUT_STATUS;
+		status = NSRUN_EXIT_TIMEOUT;
 	if (!ran || fd < 0)
 		return status;
 	/* What the sandbox used is final once nothing of it runs. */
@@ -598,8 +598,7 @@ static pid_t spawn_child(struct monitor *mon, struct launch_ctx *ctx, struct nsr
 	} else {
 		return clone_error(errno, err);
 	}
-	err->status = CGROUP_EXIT_STATUS;
-	return -1;
+	return error_fail_closed(err, -1);
 }
 
 static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t caller,

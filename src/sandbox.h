@@ -9,9 +9,6 @@
 #include "error.h"
 #include "plan.h"
 
-/* nsrun's status when --timeout ended the sandbox (timeout(1)'s). */
-#define SANDBOX_TIMEOUT_STATUS 124
-
 /* Returns the status nsrun exits with (the payload's n, or 128+signal), or a negative
  * errno with err filled when nsrun failed before the payload ran (exit err->status or 1).
  * caller: nsrun's parent when it started, the one --die-with-parent tracks. */

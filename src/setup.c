@@ -52,11 +52,10 @@ static int start_handshake(const struct launch_ctx *ctx, struct nsrun_error *err
 	const struct sync_config *sync = &ctx->plan->sync;
 	bool grant = apparmor_holds_grant(ctx->proc_fd);
 
-	if (ctx->late_cgroupns && unshare(CLONE_NEWCGROUP) < 0) {
-		error_set(err, errno, "Can't create the cgroup namespace the limits need");
-		err->status = CGROUP_EXIT_STATUS;
-		return -1;
-	}
+	if (ctx->late_cgroupns && unshare(CLONE_NEWCGROUP) < 0)
+		return error_fail_closed(err, error_set(err, errno,
+							"Can't create the cgroup "
+							"namespace the limits need"));
 	if (ctx->go_fd >= 0) {
 		/* For the status fds, which the monitor writes before it releases this one. */
 		if ((sync->info_fd >= 0 || sync->json_status_fd >= 0) &&

@@ -219,7 +219,7 @@ static void expect_fail(const struct landlock_config *cfg, int abi, const char *
 	struct nsrun_error err = { 0 };
 
 	assert_true(landlock_describe_abi(cfg, abi, &d, &err) < 0);
-	assert_int_equal(err.status, LANDLOCK_EXIT_STATUS);
+	assert_int_equal(err.status, NSRUN_EXIT_FAIL_CLOSED);
 	if (!strstr(err.msg, needle))
 		fail_msg("message '%s' lacks '%s'", err.msg, needle);
 	assert_non_null(strstr(err.msg, "refusing to run"));
