@@ -40,7 +40,7 @@ unit_tests += \
 	tests/unit/test-noexec \
 	tests/unit/test-seccomp \
 	tests/unit/test-supervise
-# area: distribution (issue 11)
+# area: distribution
 unit_tests += tests/unit/test-doctor
 endif
 check_PROGRAMS += $(unit_tests)
@@ -53,34 +53,34 @@ integration_tests += tests/integration/t-ns.sh tests/integration/t-mounts.sh tes
 	tests/integration/t-devproc.sh tests/integration/t-process.sh tests/integration/t-errors.sh \
 	tests/integration/t-agent.sh tests/integration/t-security.sh tests/integration/t-sec-launch.sh \
 	tests/integration/t-sec-proc.sh tests/integration/t-debug.sh
-# area: fds, seccomp, caps, overlay, userns (issue 3)
+# area: fds, seccomp, caps, overlay, userns
 integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh tests/integration/t-caps.sh \
 	tests/integration/t-overlay.sh
-# area: hide (issue 4)
+# area: hide
 integration_tests += tests/integration/t-hide.sh
-# area: landlock (issue 5)
+# area: landlock
 integration_tests += tests/integration/t-landlock.sh tests/integration/t-sec-landlock.sh
-# area: seccomp guards (issue 8)
+# area: seccomp guards
 integration_tests += tests/integration/t-sec-exec.sh
-# area: noexec under --landlock-exec (issue 8)
+# area: noexec under --landlock-exec
 integration_tests += tests/integration/t-sec-noexec.sh
-# area: malformed inputs found by fuzzing and review (issue 8)
+# area: malformed inputs found by fuzzing and review
 integration_tests += tests/integration/t-inputs.sh
 # area: bwrap callers' argument shapes (compat)
 integration_tests += tests/integration/t-bwrap-shapes.sh
-# area: bwrap 0.12 and 0.13's additions (issue 9)
+# area: bwrap 0.12 and 0.13's additions
 integration_tests += tests/integration/t-bwrap13.sh
-# area: destinations planted with symlinks, CVE-2026-87766 (issue 21)
+# area: destinations planted with symlinks, CVE-2026-87766
 integration_tests += tests/integration/t-sec-dest.sh
-# Supervision (issue 12): signals, timeouts, resource limits, --netns.
+# Supervision: signals, timeouts, resource limits, --netns.
 integration_tests += tests/integration/t-supervise.sh
 integration_tests += tests/integration/t-limits.sh
-# area: distribution, --doctor (issue 11)
+# area: distribution, --doctor
 integration_tests += tests/integration/t-doctor.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh tests/meta/t-layers.sh
-# fuzz (issue 8): each target's corpus replays in `make check`, built by any compiler.
+# fuzz: each target's corpus replays in `make check`, built by any compiler.
 fuzz_common = tests/fuzz/fuzz-common.c tests/fuzz/fuzz-common.h
 fuzz_tests = tests/fuzz/fuzz-cli-replay tests/fuzz/fuzz-args-replay tests/fuzz/fuzz-seccomp-replay \
 	tests/fuzz/fuzz-file-replay
@@ -200,7 +200,7 @@ check-compat-releases: all oracle-build
 	done
 .PHONY: check-compat-releases
 
-# check-kernels (issue 20): tests/kernels/guest-checks.sh on Debian's real kernels under
+# check-kernels: tests/kernels/guest-checks.sh on Debian's real kernels under
 # qemu (../shared/kernels/run-on-kernel; root). NSRUN_KERNELS picks them (default: all four).
 NSRUN_KERNELS =
 check-kernels: all oracle-build
@@ -210,7 +210,7 @@ check-kernels: all oracle-build
 .PHONY: check-kernels
 EXTRA_DIST += tests/kernels/check-kernels.sh tests/kernels/guest-checks.sh tests/kernels/preload-probe.c
 
-# ---- distribution (issue 11) ---------------------------------------------------------
+# ---- distribution ---------------------------------------------------------
 # The binary the suites test: this build's, or an installed one (make installcheck).
 NSRUN_UNDER_TEST = $(abs_top_builddir)/nsrun
 # check-build: what a package build can run (no root, no namespaces): unit, meta, fuzz replay.
@@ -230,7 +230,7 @@ EXTRA_DIST += packaging
 
 .PHONY: fuzz check-legacy lint format-check oracle-build check-upstream
 
-# check-flatpak (issue 9): Flatpak 1.14's installed tests (Debian's flatpak-tests) and
+# check-flatpak: Flatpak 1.14's installed tests (Debian's flatpak-tests) and
 # tests/compat/flatpak-e2e.sh with FLATPAK_BWRAP = the oracle, nsrun, and a symlink named
 # bwrap to nsrun, as root and uid 65534; fails when a test passes with the oracle and not
 # with nsrun. FLATPAK_TESTS=sandbox runs every test that starts sandboxes (default: the CI

@@ -351,7 +351,7 @@ join_own() {
 	show_run "$1" "$rc" | sed -E 's|/proc/[0-9]+/ns|/proc/HOLDER/ns|g'
 }
 
-# Shapes from issue 9 (and the differences nsrun(1) documents).
+# Shapes real callers pass (and the differences nsrun(1) documents).
 cases_issue9() {
 	local a b
 	if has_opts --userns --pidns; then
@@ -389,7 +389,7 @@ cases_issue9() {
 	c "fd with a leading space" "--sync-fd" -- "${R[@]}" --sync-fd " 7" "$P" pid
 }
 
-# Real clients' shapes (issue 9), each as the client passes it. c_wrap NAME NEEDS WRAPPER...
+# Real clients' shapes, each as the client passes it. c_wrap NAME NEEDS WRAPPER...
 # -- ARGS: a case whose tool runs under WRAPPER (a command that ends by running its
 # arguments), as the client's own process does.
 WRAP=()

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# t-agent.sh: end-to-end agent-runner scenarios (seed 002's bwrap "safe mode" shell tool,
-# the man page's agent example and README's recipe), root and unprivileged: the seed's sandbox shape,
+# t-agent.sh: end-to-end agent-runner scenarios (an agent's bwrap "safe mode" shell tool,
+# the man page's agent example and README's recipe), root and unprivileged: the safe mode's sandbox shape,
 # plus overlay-hide/allow, plus the Landlock boundary, plus seccomp; fail-closed paths,
 # status JSON, --args carrying the whole argv, and a runner killing nsrun on timeout.
 # shellcheck disable=SC2016,SC2317,SC2020 # snippets expand in the sandboxed shell; cases run via for_each_mode
@@ -29,7 +29,7 @@ setup_ws() {
 	echo keep >"$OUT/keep"
 	echo victim >"$WS/victim"
 	if [ "$MODE" = unpriv ] && is_root; then chown -R "$UNPRIV_UID:$UNPRIV_GID" "$WS" "$OUT"; fi
-	# seed 002's sandbox, verbatim apart from the host paths
+	# the safe mode's sandbox as agent runners pass it to bwrap, apart from the host paths
 	SEED=(--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib
 		--symlink usr/lib64 /lib64 --ro-bind /etc /etc --proc /proc --dev /dev
 		--tmpfs /tmp --bind "$WS" /workspace --chdir /workspace
@@ -54,7 +54,7 @@ start_listener
 CONNECT='perl -MSocket -e '\''socket(my $s, PF_INET, SOCK_STREAM, 0) or die;
 	print(connect($s, pack_sockaddr_in($ARGV[1], inet_aton($ARGV[0]))) ? "connected\n" : "$!\n")'\'''
 
-case_seed_shape() {
+case_safe_mode_shape() {
 	local out host_pidns host_tmp
 	setup_ws
 	host_pidns=$(readlink /proc/self/ns/pid)
@@ -71,25 +71,25 @@ case_seed_shape() {
 		echo pid=$$ pid1=$(cat /proc/1/comm)
 		echo pidns=$(readlink /proc/self/ns/pid)
 		echo outside-write=$(echo x >/dev/shm/shm-'"$MODE"' && echo ok)' 2>&1)
-	check_match "seed: the workspace is writable" '^ws=ok$' "$out"
-	check_eq "seed: ... and the change reaches the host" written "$(cat "$WS/created" 2>&1)"
-	check_match "seed: cwd is /workspace" '^pwd=/workspace$' "$out"
-	check_match "seed: /usr is read-only" '^usr=ro$' "$out"
-	check "seed: ... and nothing was created on the host" test ! -e "/usr/$host_tmp"
-	check_match "seed: only lo in the network namespace" '^netdevs=lo$' "$out"
-	check_match "seed: an outside address is unreachable" '^outside=Network is unreachable$' "$out"
-	check_eq "seed: control: the host listener accepts from the host" connected \
+	check_match "safe mode: the workspace is writable" '^ws=ok$' "$out"
+	check_eq "safe mode: ... and the change reaches the host" written "$(cat "$WS/created" 2>&1)"
+	check_match "safe mode: cwd is /workspace" '^pwd=/workspace$' "$out"
+	check_match "safe mode: /usr is read-only" '^usr=ro$' "$out"
+	check "safe mode: ... and nothing was created on the host" test ! -e "/usr/$host_tmp"
+	check_match "safe mode: only lo in the network namespace" '^netdevs=lo$' "$out"
+	check_match "safe mode: an outside address is unreachable" '^outside=Network is unreachable$' "$out"
+	check_eq "safe mode: control: the host listener accepts from the host" connected \
 		"$(perl -MSocket -e 'socket(my $s, PF_INET, SOCK_STREAM, 0);
 			print(connect($s, pack_sockaddr_in($ARGV[0], inet_aton("127.0.0.1"))) ? "connected" : "$!")' "$PORT")"
-	check_match "seed: the host's loopback listener is not reachable" '^hostlo=Connection refused$' "$out"
-	check_match "seed: /tmp starts empty" '^tmp=0$' "$out"
-	check_match "seed: /tmp is writable" '^tmpw=ok$' "$out"
-	check "seed: ... and private (nothing on the host's /tmp)" test ! -e "/tmp/$host_tmp"
-	check_match "seed: own pid namespace, nsrun's init is pid 1" '^pid=2 pid1=nsrun$' "$out"
-	check_nomatch "seed: pid namespace differs from the host's" "^pidns=$host_pidns\$" "$out"
-	check_match "seed: control: /dev/shm is writable without Landlock" '^outside-write=ok$' "$out"
+	check_match "safe mode: the host's loopback listener is not reachable" '^hostlo=Connection refused$' "$out"
+	check_match "safe mode: /tmp starts empty" '^tmp=0$' "$out"
+	check_match "safe mode: /tmp is writable" '^tmpw=ok$' "$out"
+	check "safe mode: ... and private (nothing on the host's /tmp)" test ! -e "/tmp/$host_tmp"
+	check_match "safe mode: own pid namespace, nsrun's init is pid 1" '^pid=2 pid1=nsrun$' "$out"
+	check_nomatch "safe mode: pid namespace differs from the host's" "^pidns=$host_pidns\$" "$out"
+	check_match "safe mode: control: /dev/shm is writable without Landlock" '^outside-write=ok$' "$out"
 }
-for_each_mode case_seed_shape
+for_each_mode case_safe_mode_shape
 
 case_hide() {
 	local out rc want

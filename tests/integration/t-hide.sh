@@ -118,7 +118,7 @@ case_payload_hidden() {
 	check_eq "hidden payload: exit 127 (not found)" 127 "$rc"
 }
 
-case_seed_allowlist() {
+case_allowlist_shape() {
 	local out want d
 	# "dir:name" lines, sorted outside (sort itself is hidden inside).
 	want=$(for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin; do
@@ -408,7 +408,7 @@ case_missing_warns() {
 	check_eq "a glob that matches nothing, and a name that exists: silent" "0 " "$? $out"
 }
 for_each_mode case_missing_warns
-for_each_mode case_seed_allowlist
+for_each_mode case_allowlist_shape
 for_each_mode case_keep_only
 for_each_mode case_keep_only_tree
 for_each_mode case_method_choice

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# t-sec-landlock.sh: attacks on the --landlock-* boundary (issue 8), run for real as
+# t-sec-landlock.sh: attacks on the --landlock-* boundary, run for real as
 # root and unprivileged, with --landlock-only and in a namespace sandbox:
 #  1. a planted ELF whose PT_INTERP names "/", a directory, a link to one, a fifo, a
 #     device or a magic link must not widen --landlock-exec beyond one regular file;

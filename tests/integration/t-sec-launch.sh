@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# t-sec-launch.sh: issue 8's attacks on the launcher, run for real, root and uid 65534:
+# t-sec-launch.sh: attacks on the launcher, run for real, root and uid 65534:
 # --landlock-only keeps no capability (class 4), --landlock-only --landlock-exec runs no
 # file the command wrote (class 5), --die-with-parent leaves nothing behind however early
 # the caller or the monitor dies (class 10), --landlock-only --new-session from a process

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# t-security.sh: the CVE classes of security.md section 7 as they apply to nsrun, root and
+# t-security.sh: the CVE classes of this kind of tool (the man page's SECURITY section) as they apply to nsrun, root and
 # unprivileged: no fd leaks into the payload (CVE-2024-21626), nsrun's binary not writable
 # through /proc/*/exe (CVE-2019-5736), cwd inside the new root, staging dirs invisible,
 # no setuid mode, --new-session vs TIOCSTI (CVE-2017-5226), NO_NEW_PRIVS, bind sources

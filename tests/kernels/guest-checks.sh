@@ -269,7 +269,7 @@ case_doctor() {
 	fi
 }
 
-# cgroup v2 limits (issue 22), root with nsrun's default parent (<hierarchy>/nsrun) and
+# cgroup v2 limits, root with nsrun's default parent (<hierarchy>/nsrun) and
 # uid 65534 with a delegated cgroup (--cgroup-parent), run from inside it as systemd's
 # delegation would place the caller. Each check runs the hog, the fork bomb or the busy
 # loop for real and reads the outcome from the kernel's side.

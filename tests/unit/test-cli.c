@@ -93,8 +93,8 @@ static void test_table_sorted(void **state)
 	(void)state;
 	assert_int_equal(cli_n_options, OPT_MAX);
 	/* bwrap 0.11.1, bwrap 0.12/0.13 (--debug-opt, --not-a-security-boundary), nsrun's
-	 * own (12 with the UDP ones of Landlock ABI 10), its supervision options (issue
-	 * 12), --doctor and --json (issue 11), the cgroup limits (issue 22). */
+	 * own (12 with the UDP ones of Landlock ABI 10), its supervision
+	 * options, --doctor and --json, the cgroup limits. */
 	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
@@ -199,7 +199,7 @@ static void test_modes(void **state)
 	assert_int_equal(p.mode, PLAN_LANDLOCK_ABI);
 	assert_false(p.landlock.enabled);
 	plan_free(&p);
-	/* --doctor reads on, so --json may follow it (issue 11). */
+	/* --doctor reads on, so --json may follow it. */
 	PARSE_OK(&p, "--doctor", "--json");
 	assert_int_equal(p.mode, PLAN_DOCTOR);
 	assert_true(p.json);
