@@ -21,6 +21,9 @@ usage_errors() {
 	check_eq "--memory-max below 1M: usage error" "1 nsrun: --memory-max: '512' is below 1M" "$? $out"
 	out=$(nsrun --memory-max 1.5G true 2>&1)
 	check_match "--memory-max with a fraction: usage error" "^1 nsrun: --memory-max takes a SIZE" "$? $out"
+	out=$(nsrun --memory-swap-max 12x true 2>&1)
+	check_eq "--memory-swap-max not a SIZE: usage error" \
+		"1 nsrun: --memory-swap-max takes a SIZE in bytes such as 512M or 2G, not '12x'" "$? $out"
 	out=$(nsrun --pids-max 1 true 2>&1)
 	check_match "--pids-max 1: usage error" "^1 nsrun: --pids-max takes a number from 2" "$? $out"
 	out=$(nsrun --cpu-max 0 true 2>&1)

@@ -324,6 +324,11 @@ case_cgroup() {
 	check_match "--memory-max: the status shows the limit and no OOM kill" \
 		'"memory-max": 67108864, "memory-swap-max": 0 .*"oom-kills": 0, "oom-killed": false' \
 		"$(tr '\n' ' ' <"$st")"
+	out=$(cg_nsrun "${sb[@]}" --memory-max 64M --memory-swap-max 32M --json-status-fd 3 -- \
+		python3 -c "print('ok')" 3>"$st" 2>&1)
+	check_eq "--memory-swap-max 32M: runs" "0 ok" "$? $out"
+	check_match "--memory-swap-max: the status shows the swap limit" \
+		'"memory-max": 67108864, "memory-swap-max": 33554432' "$(tr '\n' ' ' <"$st")"
 	out=$(cg_nsrun "${sb[@]}" --pids-max 10 -- python3 -c '
 import os, time
 n = 0

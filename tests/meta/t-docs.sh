@@ -196,6 +196,22 @@ else
 	echo "missing:$news_missing" | diag
 fi
 
+# ---- every option runs in some suite ------------------------------------------------------
+# Named outside a comment by an integration, compat or kernel suite: each option is run
+# for real somewhere, not only parsed by the unit tests.
+grep -hv '^[[:space:]]*#' "$top_srcdir"/tests/integration/*.sh "$top_srcdir"/tests/compat/*.sh \
+	"$top_srcdir"/tests/kernels/*.sh >"$TMP/suites"
+unrun=
+while read -r name; do
+	grep -qE -- "(^|[^a-z0-9-])$name([^a-z0-9-]|\$)" "$TMP/suites" || unrun="$unrun $name"
+done <"$TMP/all"
+if [ -z "$unrun" ]; then
+	ok "every option is run by an integration, compat or kernel suite"
+else
+	not_ok "every option is run by an integration, compat or kernel suite"
+	echo "never run:$unrun" | diag
+fi
+
 # ---- README and CI agree on the test command ---------------------------------------------
 # README's second shell block is the test command; .ci/run must run it verbatim.
 readme_cmd=$(awk '/^```sh/ { n++; inblk = 1; next } /^```/ { inblk = 0; next }
