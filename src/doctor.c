@@ -156,7 +156,7 @@ static int try_clone_user(void)
 /* clone3(NULL, 0) is EINVAL on any kernel that has it; a filter typically says ENOSYS. */
 static int try_clone3(void)
 {
-	return syscall(__NR_clone3, NULL, 0) < 0 && errno != EINVAL ? errno : 0;
+	return sys_clone3_probe() < 0 && errno != EINVAL ? errno : 0;
 }
 
 static bool confined_by_nsrun(void)

@@ -601,17 +601,56 @@ static pid_t spawn_child(struct monitor *mon, struct launch_ctx *ctx, struct nsr
 	return error_fail_closed(err, -1);
 }
 
-static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t caller,
-			 struct nsrun_error *err)
+/* The pipes between the monitor and the sandbox's first process: [0] read, [1] write. */
+struct channels {
+	int err[2];  /* errors and the exec marker, child to monitor */
+	int go[2];   /* the release, monitor to child (-1s when the child need not wait) */
+	int st[2];   /* the namespaces, then pid 1's report of the command's status */
+	int life[2]; /* --die-with-parent: only the monitor holds the write end (or -1s) */
+};
+
+/* In the child: keep its ends, become the sandbox (or the command, in place). */
+_noreturn_ static void child_main(struct monitor *mon, struct launch_ctx *ctx, struct channels *c)
+{
+	cgroup_close_in_child(&mon->cg);
+	if (c->life[1] >= 0)
+		close(c->life[1]);
+	close(c->err[0]);
+	if (c->go[1] >= 0)
+		close(c->go[1]);
+	close(c->st[0]);
+	ctx->error_fd = c->err[1];
+	ctx->go_fd = c->go[0];
+	ctx->status_fd = c->st[1];
+	if (mon->plan->landlock.only)
+		launch_in_place_child(ctx);
+	setup_child(ctx);
+}
+
+/* In the monitor: keep the other ends. */
+static void monitor_ends(struct monitor *mon, struct channels *c)
+{
+	close(c->err[1]);
+	if (c->go[0] >= 0)
+		close(c->go[0]);
+	close(c->st[1]);
+	if (c->life[0] >= 0)
+		close(c->life[0]);
+	mon->life_fd = c->life[1];
+	mon->error_fd = c->err[0];
+	mon->go_fd = c->go[1];
+	mon->status_fd = c->st[0];
+}
+
+/* Everything nsrun decides before it starts anything: the context, and a boundary that
+ * cannot be built here fails closed now. */
+static int prepare(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
-	int errp[2], gop[2], stp[2], life[2];
-	int r;
+	int r = prepare_ctx(plan, ctx, err);
 
-	r = prepare_ctx(plan, ctx, err);
 	if (r < 0)
 		return r;
-	/* Fail closed before anything runs when the boundary cannot be built here. */
 	if (plan->landlock.enabled) {
 		r = landlock_describe(&plan->landlock, &mon->landlock, err);
 		if (r < 0)
@@ -621,6 +660,19 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	ctx->proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx->proc_fd < 0)
 		return error_set(err, errno, "Can't open /proc");
+	return 0;
+}
+
+static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t caller,
+			 struct nsrun_error *err)
+{
+	const struct plan *plan = mon->plan;
+	struct channels c;
+	int r;
+
+	r = prepare(mon, ctx, err);
+	if (r < 0)
+		return r;
 	/* A status document needs someone left to write how the command ended. */
 	if (plan->landlock.only && plan->sync.json_status_fd < 0)
 		return run_in_place(ctx, caller, err);
@@ -633,40 +685,17 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	/* Joining a user namespace changed the credentials, which clears the signal. */
 	if (plan->ns.userns_fd >= 0)
 		track_caller(plan, caller);
-	r = monitor_pipes(ctx, errp, stp, gop, err);
-	if (r < 0)
-		return r;
-	r = monitor_identity(plan, ctx, life, err);
+	r = monitor_pipes(ctx, c.err, c.st, c.go, err);
+	if (r == 0)
+		r = monitor_identity(plan, ctx, c.life, err);
 	if (r < 0)
 		return r;
 	mon->child = spawn_child(mon, ctx, err);
 	if (mon->child < 0)
 		return -EIO;
-	if (mon->child == 0) {
-		cgroup_close_in_child(&mon->cg);
-		if (life[1] >= 0)
-			close(life[1]);
-		close(errp[0]);
-		if (gop[1] >= 0)
-			close(gop[1]);
-		close(stp[0]);
-		ctx->error_fd = errp[1];
-		ctx->go_fd = gop[0];
-		ctx->status_fd = stp[1];
-		if (plan->landlock.only)
-			launch_in_place_child(ctx);
-		setup_child(ctx);
-	}
-	close(errp[1]);
-	if (gop[0] >= 0)
-		close(gop[0]);
-	close(stp[1]);
-	if (life[0] >= 0)
-		close(life[0]);
-	mon->life_fd = life[1];
-	mon->error_fd = errp[0];
-	mon->go_fd = gop[1];
-	mon->status_fd = stp[0];
+	if (mon->child == 0)
+		child_main(mon, ctx, &c);
+	monitor_ends(mon, &c);
 	return monitor_supervised(mon, ctx, err);
 }
 

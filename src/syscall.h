@@ -300,6 +300,13 @@ static inline pid_t sys_clone3_into_cgroup(unsigned long flags, int cgroup_fd)
 	return (pid_t)syscall(__NR_clone3, &a, sizeof(a));
 }
 
+/* clone3(NULL, 0): EINVAL on any kernel that has clone3 (it creates nothing), ENOSYS
+ * where it is missing or a filter answers for it. */
+static inline int sys_clone3_probe(void)
+{
+	return (int)syscall(__NR_clone3, NULL, 0);
+}
+
 static inline int sys_landlock_create_ruleset(const void *attr, size_t size, __u32 flags)
 {
 	return (int)syscall(__NR_landlock_create_ruleset, attr, size, flags);

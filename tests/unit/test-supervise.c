@@ -246,6 +246,32 @@ static void test_cli_errors(void **state)
 }
 
 /* plan_to_argv gives back the same plan, durations and partial limits included. */
+/* PLAN_MAX_RLIMITS --rlimit options parse; one more is a usage error naming the cap. */
+static void test_rlimit_cap(void **state)
+{
+	const char *args[2 * PLAN_MAX_RLIMITS + 4];
+	struct nsrun_error err;
+	struct plan plan;
+	size_t n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < PLAN_MAX_RLIMITS; i++) {
+		args[n++] = "--rlimit";
+		args[n++] = "nofile=100";
+	}
+	args[n++] = "true";
+	args[n] = NULL;
+	assert_int_equal(parse_args(&(struct cli_io){ 0 }, args, &plan, &err), 0);
+	assert_int_equal(plan.sup.n_rlimits, PLAN_MAX_RLIMITS);
+	plan_free(&plan);
+	args[n - 1] = "--rlimit";
+	args[n++] = "nofile=100";
+	args[n++] = "true";
+	args[n] = NULL;
+	assert_true(parse_args(&(struct cli_io){ 0 }, args, &plan, &err) < 0);
+	assert_string_equal(err.msg, "Too many --rlimit options (at most 32)");
+}
+
 static void test_round_trip(void **state)
 {
 	static const char *const args[] = { "--forward-signals",
@@ -334,6 +360,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_duration_good),	 cmocka_unit_test(test_duration_bad),
 		cmocka_unit_test(test_rlimit_good),	 cmocka_unit_test(test_rlimit_bad),
+		cmocka_unit_test(test_rlimit_cap),
 		cmocka_unit_test(test_limits_values),	 cmocka_unit_test(test_cli_rules),
 		cmocka_unit_test(test_cli_errors),	 cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_status_documents),
