@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-completion.sh: the bash completion works in plain bash (without the bash-completion
+# package) and with it, and offers each name once: options, paths, commands, and
+# --overlay-hide's PATH names on a fixture where one PATH directory is a link to another
+# (a merged /usr). Plain TAP; needs no namespaces.
+
+set -u
+LC_ALL=C
+export LC_ALL
+: "${top_srcdir:?top_srcdir must be set}"
+COMPLETION=$(cd "$top_srcdir" && pwd)/completions/bash/nsrun
+BASH_COMPLETION=${NSRUN_BASH_COMPLETION:-/usr/share/bash-completion/bash_completion}
+
+TEST_NUM=0
+TEST_FAILED=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/nsrun-compl.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+ok() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - $*"; }
+not_ok() { TEST_NUM=$((TEST_NUM + 1)); TEST_FAILED=1; echo "not ok $TEST_NUM - $*"; }
+skip() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - $1 # SKIP $2"; }
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		printf '# want: %s\n# got:  %s\n' "$2" "$3"
+	fi
+}
+
+if ! command -v bash >/dev/null 2>&1; then
+	[ "${NSRUN_MUST_WORK:-}" = 1 ] && { echo "Bail out! no bash"; exit 1; }
+	echo "1..0 # SKIP no bash"
+	exit 77
+fi
+
+# The fixture: usr/bin with curl, cut and a directory, bin -> usr/bin, and a workspace.
+mkdir -p "$TMP/usr/bin/cdir" "$TMP/ws/sub"
+for f in curl cut nsrunfixturetool; do
+	printf '#!/bin/sh\n' >"$TMP/usr/bin/$f"
+	chmod 0755 "$TMP/usr/bin/$f"
+done
+ln -s usr/bin "$TMP/bin"
+: >"$TMP/ws/file"
+
+# complete PRELOAD LINE: what _nsrun offers for LINE (the cursor at its end), sorted, one
+# line; PRELOAD is sourced first ("" for none).
+complete_line() {
+	PRELOAD=$1 LINE=$2 COMPLETION=$COMPLETION PATH="$TMP/bin:$TMP/usr/bin:/usr/bin:/bin" \
+		bash --norc --noprofile -c '
+		[ -n "$PRELOAD" ] && . "$PRELOAD"
+		. "$COMPLETION"
+		read -r -a COMP_WORDS <<<"$LINE"
+		case $LINE in *" ") COMP_WORDS+=("") ;; esac
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMP_LINE=$LINE
+		COMP_POINT=${#LINE}
+		_nsrun nsrun "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}" 2>/dev/null
+		printf "%s\n" "${COMPREPLY[@]}" | sort | paste -sd" " -' 2>&1
+}
+
+run_cases() {
+	label=$1 pre=$2
+	out=$(complete_line "$pre" "nsrun --unshare-u")
+	check_eq "$label: options" "--unshare-user --unshare-user-try --unshare-uts" "$out"
+	out=$(complete_line "$pre" "nsrun --overlay-hide nsrunfixture")
+	check_eq "$label: --overlay-hide NAME: a PATH name, once though two PATH directories hold it" \
+		"nsrunfixturetool" "$out"
+	out=$(complete_line "$pre" "nsrun --overlay-hide cu")
+	check_eq "$label: --overlay-hide NAME: each name once" \
+		"$(printf '%s\n' $out | sort -u | paste -sd' ' -)" "$out"
+	out=$(cd "$TMP/ws" && complete_line "$pre" "nsrun --ro-bind su")
+	check_eq "$label: --ro-bind: paths" "sub" "$out"
+	out=$(cd "$TMP/ws" && complete_line "$pre" "nsrun --chdir ")
+	check_eq "$label: --chdir: directories only" "sub" "$out"
+	out=$(complete_line "$pre" "nsrun --ro-bind / / -- nsrunfixture")
+	check_eq "$label: COMMAND after --: its name, once" "nsrunfixturetool" "$out"
+	out=$(complete_line "$pre" "nsrun --ro-bind / / nsrunfixture")
+	check_eq "$label: COMMAND after the options: its name" "nsrunfixturetool" "$out"
+	out=$(cd "$TMP/ws" && complete_line "$pre" "nsrun -- nsrunfixturetool fi")
+	check_eq "$label: COMMAND's arguments: files" "file" "$out"
+	out=$(complete_line "$pre" "nsrun --cap-add cap_net_r")
+	check_eq "$label: --cap-add: capability names" "CAP_NET_RAW" "$out"
+}
+
+run_cases "plain bash" ""
+if [ -r "$BASH_COMPLETION" ]; then
+	run_cases "with bash-completion" "$BASH_COMPLETION"
+else
+	skip "with bash-completion" "no $BASH_COMPLETION (the package is not installed)"
+fi
+
+echo "1..$TEST_NUM"
+exit "$TEST_FAILED"
