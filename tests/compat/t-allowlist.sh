@@ -7,20 +7,10 @@
 # needs no namespaces, but needs mandoc.
 set -u
 : "${top_srcdir:?top_srcdir must be set}"
-TEST_NUM=0
-TEST_FAILED=0
-ok() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - $*"; }
-not_ok() { TEST_NUM=$((TEST_NUM + 1)); TEST_FAILED=1; echo "not ok $TEST_NUM - $*"; }
-diag() { printf '# %s\n' "$@"; }
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
 
-if ! command -v mandoc >/dev/null; then
-	if [ "${NSRUN_MUST_WORK:-0}" = 1 ]; then
-		echo "Bail out! NSRUN_MUST_WORK=1 but mandoc is not installed"
-		exit 1
-	fi
-	echo "1..0 # SKIP mandoc is not installed"
-	exit 0
-fi
+command -v mandoc >/dev/null || skip_all "mandoc is not installed"
 
 . "$top_srcdir/tests/compat/allowlist.sh"
 

@@ -11,8 +11,6 @@ set -u
 
 : "${NSRUN:?NSRUN must point at the nsrun binary}"
 : "${NSRUN_PROBE:=${NSRUN_HELPERS:-}/nsrun-probe}"
-TEST_NUM=0
-TEST_FAILED=0
 MODE=root
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nsrun-test.XXXXXX")
@@ -36,63 +34,8 @@ PROBE="$BIN/nsrun-probe"
 UNPRIV_UID=65534
 UNPRIV_GID=65534
 
-ok() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - [$MODE] $*"; }
-not_ok() { TEST_NUM=$((TEST_NUM + 1)); TEST_FAILED=1; echo "not ok $TEST_NUM - [$MODE] $*"; }
-skip() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - [$MODE] $1 # SKIP ${2:-}"; }
-diag() { printf '# %s\n' "$@" | sed 's/^/# /;s/^# # /# /'; }
-
-skip_all() {
-	if [ "${NSRUN_MUST_WORK:-0}" = 1 ]; then
-		echo "Bail out! NSRUN_MUST_WORK=1 but: $*"
-		exit 1
-	fi
-	# The TAP plan "1..0 # SKIP" is how a TAP suite skips; automake's tap-driver
-	# reports it as SKIP, and would count exit status 77 as an error.
-	echo "1..0 # SKIP $*"
-	exit 0
-}
-
-done_testing() {
-	echo "1..$TEST_NUM"
-	exit "$TEST_FAILED"
-}
-
-# check DESC CMD...: ok when CMD exits 0.
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
-
-# check_eq DESC EXPECTED ACTUAL
-check_eq() {
-	if [ "$2" = "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diag "expected: $2" "actual:   $3"
-	fi
-}
-
-# check_match DESC REGEX TEXT (grep -E on the whole text)
-check_match() {
-	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diag "pattern: $2" "text: $3"
-	fi
-}
-
-# check_nomatch DESC REGEX TEXT
-check_nomatch() {
-	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
-		not_ok "$1"
-		diag "unexpected pattern: $2" "text: $3"
-	else
-		ok "$1"
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
 
 # long_name BASE LEN: BASE extended to LEN bytes by components of d's (200 at most), for
 # the name-length limits: PATH_MAX, a page of mount options, fsconfig's 255 bytes.

@@ -9,30 +9,15 @@ set -u
 LC_ALL=C
 export LC_ALL
 : "${top_srcdir:?top_srcdir must be set}"
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
 COMPLETION=$(cd "$top_srcdir" && pwd)/completions/bash/nsrun
 BASH_COMPLETION=${NSRUN_BASH_COMPLETION:-/usr/share/bash-completion/bash_completion}
 
-TEST_NUM=0
-TEST_FAILED=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nsrun-compl.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-ok() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - $*"; }
-not_ok() { TEST_NUM=$((TEST_NUM + 1)); TEST_FAILED=1; echo "not ok $TEST_NUM - $*"; }
-skip() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - $1 # SKIP $2"; }
-check_eq() {
-	if [ "$2" = "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1"
-		printf '# want: %s\n# got:  %s\n' "$2" "$3"
-	fi
-}
 
-if ! command -v bash >/dev/null 2>&1; then
-	[ "${NSRUN_MUST_WORK:-}" = 1 ] && { echo "Bail out! no bash"; exit 1; }
-	echo "1..0 # SKIP no bash"
-	exit 77
-fi
+command -v bash >/dev/null 2>&1 || skip_all "no bash"
 
 # The fixture: usr/bin with curl, cut and a directory, bin -> usr/bin, and a workspace.
 mkdir -p "$TMP/usr/bin/cdir" "$TMP/ws/sub"

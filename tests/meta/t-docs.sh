@@ -15,16 +15,12 @@ export LC_ALL
 : "${NSRUN:?NSRUN must point at the nsrun binary}"
 : "${NSRUN_HELPERS:?NSRUN_HELPERS must point at tests/helpers}"
 : "${top_srcdir:?top_srcdir must be set}"
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
 
-TEST_NUM=0
-TEST_FAILED=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nsrun-meta.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-ok() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - $*"; }
-not_ok() { TEST_NUM=$((TEST_NUM + 1)); TEST_FAILED=1; echo "not ok $TEST_NUM - $*"; }
-skip() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - $1 # SKIP $2"; }
-diag() { sed 's/^/# /'; }
 
 # compare DOC EXPECTED_FILE ACTUAL_FILE: both sorted lists of option names.
 compare() {
@@ -34,13 +30,13 @@ compare() {
 		ok "$1 lists every option of the table"
 	else
 		not_ok "$1 lists every option of the table"
-		echo "missing: $missing" | diag
+		echo "missing: $missing" | sed 's/^/# /'
 	fi
 	if [ -z "$extra" ]; then
 		ok "$1 lists no option the table lacks"
 	else
 		not_ok "$1 lists no option the table lacks"
-		echo "unknown: $extra" | diag
+		echo "unknown: $extra" | sed 's/^/# /'
 	fi
 }
 
@@ -95,7 +91,7 @@ if [ -z "$shown_hidden" ]; then
 	ok "--help leaves out the hidden options ($(wc -l <"$TMP/hidden"))"
 else
 	not_ok "--help leaves out the hidden options"
-	echo "listed: $shown_hidden" | diag
+	echo "listed: $shown_hidden" | sed 's/^/# /'
 fi
 
 # check_field DOC WHAT FILE: FILE holds "NAME VALUE" lines from DOC; VALUE must equal
@@ -110,7 +106,7 @@ check_field() {
 		ok "$1: every option has the table's $2"
 	else
 		not_ok "$1: every option has the table's $2"
-		echo "$wrong" | diag
+		echo "$wrong" | sed 's/^/# /'
 	fi
 }
 
@@ -163,7 +159,7 @@ if sort -c "$TMP/zsh" 2>/dev/null; then
 	ok "completions/zsh/_nsrun: specs are in sorted order"
 else
 	not_ok "completions/zsh/_nsrun: specs are in sorted order"
-	sort -c "$TMP/zsh" 2>&1 | diag
+	sort -c "$TMP/zsh" 2>&1 | sed 's/^/# /'
 fi
 if grep -q "^#compdef nsrun" "$zsh_file" && grep -q "'\*::command:_normal'" "$zsh_file"; then
 	ok "completions/zsh/_nsrun: #compdef nsrun and the command spec"
@@ -187,13 +183,13 @@ if [ -z "$news_ext_missing" ]; then
 	ok "NEWS names every nsrun extension option"
 else
 	not_ok "NEWS names every nsrun extension option"
-	echo "missing:$news_ext_missing" | diag
+	echo "missing:$news_ext_missing" | sed 's/^/# /'
 fi
 if [ -z "$news_missing" ]; then
 	ok "NEWS names every option"
 else
 	not_ok "NEWS names every option"
-	echo "missing:$news_missing" | diag
+	echo "missing:$news_missing" | sed 's/^/# /'
 fi
 
 # ---- every option runs in some suite ------------------------------------------------------
@@ -209,7 +205,7 @@ if [ -z "$unrun" ]; then
 	ok "every option is run by an integration, compat or kernel suite"
 else
 	not_ok "every option is run by an integration, compat or kernel suite"
-	echo "never run:$unrun" | diag
+	echo "never run:$unrun" | sed 's/^/# /'
 fi
 
 # ---- README and CI agree on the test command ---------------------------------------------
@@ -222,7 +218,7 @@ elif [ -n "$readme_cmd" ] && grep -qF -- "$readme_cmd" "$top_srcdir/.ci/run"; th
 	ok "README's test command is run by .ci/run"
 else
 	not_ok "README's test command is run by .ci/run"
-	echo "README: $readme_cmd" | diag
+	echo "README: $readme_cmd" | sed 's/^/# /'
 fi
 
 echo "1..$TEST_NUM"

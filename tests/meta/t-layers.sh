@@ -9,13 +9,11 @@ set -u
 LC_ALL=C
 export LC_ALL
 : "${top_srcdir:?top_srcdir must be set}"
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
 
-TEST_NUM=0
-TEST_FAILED=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nsrun-layers.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-ok() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - $*"; }
-not_ok() { TEST_NUM=$((TEST_NUM + 1)); TEST_FAILED=1; echo "not ok $TEST_NUM - $*"; }
 
 # "FILE LAYER" for every file the map names: `a.[ch]` names a.c and a.h.
 awk -F'|' '/^\| [0-9] \|/ {

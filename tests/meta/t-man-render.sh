@@ -11,15 +11,12 @@ set -u
 LC_ALL=C.UTF-8
 export LC_ALL
 : "${top_srcdir:?top_srcdir must be set}"
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
 PAGE=$top_srcdir/man/nsrun.1
 
-TEST_NUM=0
-TEST_FAILED=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nsrun-man.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-ok() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - $*"; }
-not_ok() { TEST_NUM=$((TEST_NUM + 1)); TEST_FAILED=1; echo "not ok $TEST_NUM - $*"; }
-skip() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - $1 # SKIP $2"; }
 
 # unescape: the text a roff escape stands for (the escapes this page uses).
 unescape() {
@@ -57,14 +54,7 @@ if command -v man >/dev/null 2>&1 && command -v groff >/dev/null 2>&1; then
 		renderers="$renderers groff"
 	fi
 fi
-if [ -z "$renderers" ]; then
-	if [ "${NSRUN_MUST_WORK:-}" = 1 ]; then
-		echo "Bail out! neither mandoc nor man-db with groff can render the page"
-		exit 1
-	fi
-	echo "1..0 # SKIP neither mandoc nor man-db with groff is installed"
-	exit 77
-fi
+[ -n "$renderers" ] || skip_all "neither mandoc nor man-db with groff can render the page"
 [ -s "$TMP/quoted" ] && [ -s "$TMP/literal" ] && ok "the page quotes text and has literal displays" ||
 	not_ok "the page quotes text and has literal displays"
 
