@@ -133,6 +133,11 @@ enum cli_flags {
 	X(VERSION, "--version", 0, OPTG_GENERAL, OPTF_B8, MODE(PLAN_VERSION), "", "Print version")
 /* clang-format on */
 
+/* The action column's plain setters name a field of struct plan; expanded, OPTION_FIELD
+ * gives its offset, and a compile error unless the field has type T (a setter writes it
+ * through a T pointer, a printer reads it as one). */
+#define OPTION_FIELD(f, T) _Generic(((struct plan *)0)->f, T : offsetof(struct plan, f))
+
 /* clang-format off */
 enum cli_option_id {
 #define CLI_OPTION_ENUM(id, name, arity, group, flags, action, args, help) OPT_##id,

@@ -834,9 +834,7 @@ static int h_doctor(struct cli_state *st, const struct cli_option *opt, char *co
 }
 
 /* The option table's action column: FN(handler) or a setter and its plan field. */
-/* FIELD(f, T): f's offset, and a compile error unless f has type T (a setter writes it
- * through a T pointer). */
-#define FIELD(f, T) _Generic(((struct plan *)0)->f, T : offsetof(struct plan, f))
+#define FIELD OPTION_FIELD
 #define FN(h) h, 0
 #define ON(f) h_on, FIELD(f, bool)
 #define OFF(f) h_off, FIELD(f, bool)

@@ -40,8 +40,7 @@ struct field_row {
 	size_t off;
 };
 
-/* As in cli.c: the field's offset, and a compile error unless it has type T. */
-#define FIELD(f, T) _Generic(((struct plan *)0)->f, T : offsetof(struct plan, f))
+#define FIELD OPTION_FIELD
 #define FN(h) K_NONE, NULL, 0
 #define ON(f) K_BOOL, #f, FIELD(f, bool)
 /* --share-net only takes back --unshare-all's ns.net, which --unshare-net expresses. */
@@ -61,20 +60,8 @@ static const struct field_row rows[] = {
 	NSRUN_OPTIONS(PRINT_ROW)
 #undef PRINT_ROW
 };
-#undef FIELD
-#undef FN
-#undef ON
-#undef OFF
-#undef FD
-#undef STR
-#undef LABEL
-#undef LIST
-#undef HIDE
-#undef NS
-#undef NSTRY
-#undef LL
-#undef LLPATH
-#undef MODE
+/* The action macros stay defined to the end of this file, which uses none of the names
+ * again. */
 
 /* The field ROW names in PLAN, read as a T. */
 #define AT(plan, row, T) (*(const __typeof__(T) *)(const void *)((const char *)(plan) + (row)->off))

@@ -58,37 +58,33 @@ fi
 [ -s "$TMP/quoted" ] && [ -s "$TMP/literal" ] && ok "the page quotes text and has literal displays" ||
 	not_ok "the page quotes text and has literal displays"
 
+# each_renders DESC GREP_FLAGS EXPECTED RENDERED: every line of EXPECTED (blanks squeezed)
+# is found in RENDERED with grep GREP_FLAGS.
+each_renders() {
+	lost=
+	while IFS= read -r want; do
+		want=$(printf '%s' "$want" | sed 's/[[:space:]]\{1,\}/ /g')
+		grep -q "$2" -- "$want" "$4" || lost="$lost
+# [$want]"
+	done <"$3"
+	if [ -z "$lost" ]; then
+		ok "$1 ($(wc -l <"$3"))"
+	else
+		not_ok "$1"
+		echo "# rendered otherwise:$lost"
+	fi
+}
+
 for r in $renderers; do
 	# Plain text, typographic quotes as ASCII, runs of blanks as one.
 	col -b <"$TMP/$r.raw" | sed -e "s/[‘’]/'/g" -e 's/[“”]/"/g' -e 's/[[:space:]]\{1,\}/ /g' \
 		-e 's/^ //' >"$TMP/$r.txt"
 	tr '\n' ' ' <"$TMP/$r.txt" | sed 's/ \{1,\}/ /g' >"$TMP/$r.flat"
 
-	lost=
-	while IFS= read -r q; do
-		q1=$(printf '%s' "$q" | sed 's/[[:space:]]\{1,\}/ /g')
-		grep -qF -- "$q1" "$TMP/$r.flat" || lost="$lost
-# [$q1]"
-	done <"$TMP/quoted"
-	if [ -z "$lost" ]; then
-		ok "$r: every quoted message, command and JSON renders whole ($(wc -l <"$TMP/quoted"))"
-	else
-		not_ok "$r: every quoted message, command and JSON renders whole"
-		echo "# rendered otherwise:$lost"
-	fi
-
-	lost=
-	while IFS= read -r l; do
-		l1=$(printf '%s' "$l" | sed 's/[[:space:]]\{1,\}/ /g')
-		grep -qxF -- "$l1" "$TMP/$r.txt" || lost="$lost
-# [$l1]"
-	done <"$TMP/literal"
-	if [ -z "$lost" ]; then
-		ok "$r: every line of the literal displays renders as written ($(wc -l <"$TMP/literal"))"
-	else
-		not_ok "$r: every line of the literal displays renders as written"
-		echo "# rendered otherwise:$lost"
-	fi
+	each_renders "$r: every quoted message, command and JSON renders whole" -F \
+		"$TMP/quoted" "$TMP/$r.flat"
+	each_renders "$r: every line of the literal displays renders as written" -xF \
+		"$TMP/literal" "$TMP/$r.txt"
 
 	# Quotes mangled by nested quoting macros come out doubled ("a""b" or {"x""}).
 	if grep -n '""' "$TMP/$r.txt" >"$TMP/$r.dq"; then
