@@ -19,8 +19,9 @@ trap 'rm -rf "$TMP"' EXIT
 
 command -v bash >/dev/null 2>&1 || skip_all "no bash"
 
-# The fixture: usr/bin with curl, cut and a directory, bin -> usr/bin, and a workspace.
-mkdir -p "$TMP/usr/bin/cdir" "$TMP/ws/sub"
+# The fixture: usr/bin with curl, cut and a directory, bin -> usr/bin, an empty PATH
+# directory first (where a glob finds nothing), and a workspace.
+mkdir -p "$TMP/usr/bin/cdir" "$TMP/empty" "$TMP/ws/sub"
 for f in curl cut nsrunfixturetool; do
 	printf '#!/bin/sh\n' >"$TMP/usr/bin/$f"
 	chmod 0755 "$TMP/usr/bin/$f"
@@ -28,13 +29,15 @@ done
 ln -s usr/bin "$TMP/bin"
 : >"$TMP/ws/file"
 
-# complete PRELOAD LINE: what _nsrun offers for LINE (the cursor at its end), sorted, one
-# line; PRELOAD is sourced first ("" for none).
+# complete PRELOAD LINE [SETUP]: what _nsrun offers for LINE (the cursor at its end),
+# sorted, one line; PRELOAD is sourced first ("" for none), then SETUP is run (shell
+# options a user may have set).
 complete_line() {
-	PRELOAD=$1 LINE=$2 COMPLETION=$COMPLETION PATH="$TMP/bin:$TMP/usr/bin:/usr/bin:/bin" \
-		bash --norc --noprofile -c '
+	PRELOAD=$1 LINE=$2 SETUP=${3-} COMPLETION=$COMPLETION \
+		PATH="$TMP/empty:$TMP/bin:$TMP/usr/bin:/usr/bin:/bin" bash --norc --noprofile -c '
 		[ -n "$PRELOAD" ] && . "$PRELOAD"
 		. "$COMPLETION"
+		eval "$SETUP"
 		read -r -a COMP_WORDS <<<"$LINE"
 		case $LINE in *" ") COMP_WORDS+=("") ;; esac
 		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
@@ -52,8 +55,15 @@ run_cases() {
 	check_eq "$label: --overlay-hide NAME: a PATH name, once though two PATH directories hold it" \
 		"nsrunfixturetool" "$out"
 	out=$(complete_line "$pre" "nsrun --overlay-hide cu")
-	check_eq "$label: --overlay-hide NAME: each name once" \
-		"$(printf '%s\n' $out | sort -u | paste -sd' ' -)" "$out"
+	names=$(printf '%s\n' "$out" | tr ' ' '\n')
+	n_curl=$(printf '%s\n' "$names" | grep -cx curl)
+	n_cut=$(printf '%s\n' "$names" | grep -cx cut)
+	check_eq "$label: --overlay-hide NAME: each name once, curl and cut among them" \
+		"curl x1, cut x1: $(printf '%s\n' "$names" | sort -u | paste -sd' ' -)" \
+		"curl x$n_curl, cut x$n_cut: $out"
+	out=$(complete_line "$pre" "nsrun --overlay-hide nsrunfixture" "shopt -s failglob")
+	check_eq "$label: --overlay-hide NAME: the user's failglob does not stop it" \
+		"nsrunfixturetool" "$out"
 	out=$(cd "$TMP/ws" && complete_line "$pre" "nsrun --ro-bind su")
 	check_eq "$label: --ro-bind: paths" "sub" "$out"
 	out=$(cd "$TMP/ws" && complete_line "$pre" "nsrun --chdir ")
