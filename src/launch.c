@@ -415,5 +415,7 @@ _noreturn_ void launch_in_place_child(struct launch_ctx *ctx)
 		_exit(1);
 	if (ctx->go_fd >= 0)
 		close(ctx->go_fd);
+	if (ctx->tty_foreground)
+		supervise_tty_take();
 	launch_in_place(ctx);
 }

@@ -427,8 +427,7 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	req.sandbox_uid = ctx->sandbox_uid;
 	req.sandbox_gid = ctx->sandbox_gid;
 	userns_layout(&req, &ctx->userns);
-	/* In place, the command keeps nsrun's process group, monitored or not. */
-	ctx->tty_foreground = !plan->landlock.only && supervise_tty_wanted(plan);
+	ctx->tty_foreground = supervise_tty_wanted(plan);
 	trace_ctx(ctx);
 	return supervise_prepare(plan, err);
 }

@@ -637,7 +637,12 @@ bool supervise_tty_wanted(const struct plan *plan)
 {
 	pid_t fg;
 
-	if (plan->proc.new_session || plan->landlock.only || !isatty(STDIN_FILENO))
+	/* In place the command is nsrun and keeps its process group; as nsrun's child (with
+	 * a status fd) it takes the terminal as a sandbox does, so that Ctrl-C reaches it and
+	 * not nsrun, which is left to write how it ended. */
+	if (plan->landlock.only && plan->sync.json_status_fd < 0)
+		return false;
+	if (plan->proc.new_session || !isatty(STDIN_FILENO))
 		return false;
 	/* Started in the background (cmd &): the terminal is not nsrun's to hand over. */
 	fg = tcgetpgrp(STDIN_FILENO);

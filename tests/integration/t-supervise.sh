@@ -439,6 +439,11 @@ test_ctrl_c() {
 	check_eq "Ctrl-C reaches the command (foreground group), nsrun waits for it" "got-int 42" "$out"
 	out=$(as_user "$PY" "$TMP/ptyrun.py" "$BIN/nsrun" --ro-bind / / --unshare-pid "$PY" "$TMP/ctrlc.py")
 	check_eq "Ctrl-C reaches the command through pid 1" "got-int 42" "$out"
+	out=$(as_user "$PY" "$TMP/ptyrun.py" "$BIN/nsrun" --landlock-only --json-status-fd 3 \
+		"$PY" "$TMP/ctrlc.py" 3>"$TMP/llctrlc-$MODE.json")
+	check_eq "--landlock-only with a status fd: Ctrl-C reaches the command" "got-int 42" "$out"
+	check_eq "... and nsrun, left out of the terminal's group, writes how it ended" \
+		'{ "exit-code": 42 }' "$(tail -n1 "$TMP/llctrlc-$MODE.json")"
 	out=$(as_user "$PY" "$TMP/ptyrun.py" "$BIN/nsrun" --ro-bind / / --new-session --forward-signals \
 		"$PY" "$TMP/ctrlc.py")
 	check_eq "--new-session --forward-signals: Ctrl-C forwarded" "got-int 42" "$out"
