@@ -270,6 +270,7 @@ static void test_rlimit_cap(void **state)
 	args[n] = NULL;
 	assert_true(parse_args(&(struct cli_io){ 0 }, args, &plan, &err) < 0);
 	assert_string_equal(err.msg, "Too many --rlimit options (at most 32)");
+	plan_free(&plan);
 }
 
 static void test_round_trip(void **state)
