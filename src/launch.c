@@ -411,10 +411,11 @@ _noreturn_ void launch_in_place_child(struct launch_ctx *ctx)
 
 	if (status_report_ns(ctx->proc_fd, 0, ctx->status_fd, &err) < 0)
 		launch_fail(ctx, &err);
-	if (ctx->go_fd >= 0 && read_byte(ctx->go_fd) < 0)
-		_exit(1);
-	if (ctx->go_fd >= 0)
+	if (ctx->go_fd >= 0) {
+		if (read_byte(ctx->go_fd) < 0)
+			_exit(1);
 		close(ctx->go_fd);
+	}
 	if (ctx->tty_foreground)
 		supervise_tty_take();
 	launch_in_place(ctx);

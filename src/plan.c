@@ -191,7 +191,8 @@ bool plan_has_limits(const struct plan *p)
 
 /* --landlock-only execs in place: everything that needs a sandbox process is refused
  * rather than silently ignored. The launcher's steps (environment, --chdir, --argv0,
- * --new-session, --die-with-parent, capabilities, seccomp) still apply. */
+ * --new-session, --die-with-parent, capabilities, seccomp) still apply. Returns what
+ * the refusal names: the option, and why where the option alone would mislead. */
 static const char *landlock_only_conflict(const struct plan *p)
 {
 	const char *c;
@@ -211,7 +212,7 @@ static const char *landlock_only_conflict(const struct plan *p)
 		return p->hide.hide ? "--overlay-hide" : "--overlay-allow";
 	/* These need a monitor; --rlimit is the launcher's and applies in place too. */
 	if (p->sup.forward_signals && p->sync.json_status_fd < 0)
-		return "--forward-signals";
+		return "--forward-signals without --json-status-fd (in place, nsrun is the command)";
 	if (p->sup.timeout_ms > 0)
 		return "--timeout";
 	if (p->sup.netns_fd >= 0)
@@ -291,11 +292,7 @@ int plan_validate(const struct plan *plan, bool is_root, struct nsrun_error *err
 	int r;
 
 	if (plan->landlock.only && (c = landlock_only_conflict(plan)))
-		return error_set(
-			err, 0, "--landlock-only cannot be combined with %s%s", c,
-			strcmp(c, "--forward-signals") == 0 ?
-				" without --json-status-fd (in place, nsrun is the command)" :
-				"");
+		return error_set(err, 0, "--landlock-only cannot be combined with %s", c);
 	r = validate_userns(plan, err);
 	if (r < 0)
 		return r;

@@ -62,6 +62,11 @@ static int clone_flags(const struct plan *plan, bool userns, unsigned long *ret,
 	unsigned long flags = SIGCHLD | CLONE_NEWNS;
 	struct stat st;
 
+	/* In place, a status fd makes the command nsrun's child: a plain fork. */
+	if (plan->landlock.only) {
+		*ret = SIGCHLD;
+		return 0;
+	}
 	if (userns)
 		flags |= CLONE_NEWUSER;
 	/* After setns(--pidns) a new pid namespace can only be made by the child (setup.c). */
@@ -391,9 +396,6 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	r = clone_flags(plan, userns, &ctx->clone_flags, err);
 	if (r < 0)
 		return r;
-	/* In place, a status fd makes the command nsrun's child: a plain fork. */
-	if (plan->landlock.only)
-		ctx->clone_flags = SIGCHLD;
 	/* --landlock-only starts from no capabilities at all, root or not. */
 	if (ctx->real_root && !plan->landlock.only) {
 		r = caps_get_effective(&base, err);
