@@ -342,12 +342,14 @@ test_timeout_term_enough() {
 }
 for_each_mode test_timeout_term_enough
 
-test_command_pid() {
-	local d=$TMP/rw/cpid$MODE pid cp
-	mkdir -p "$d" && chmod 0777 "$d"
-	# shellcheck disable=SC2086
-	(nsrun_exec $SB --unshare-pid --forward-signals --json-status-fd 3 "$PY" "$TMP/siglog.py" \
-		"$d" 3>"$d/json") &
+# command_pid_term DIR NSRUN-ARGS...: nsrun with --forward-signals --json-status-fd 3 (to
+# DIR/json) runs siglog.py DIR; the command-pid document must name it, and a SIGTERM to
+# nsrun must end it with its own status 7.
+command_pid_term() {
+	local d=$1 pid cp
+	shift
+	(nsrun_exec "$@" --forward-signals --json-status-fd 3 "$PY" "$TMP/siglog.py" "$d" \
+		3>"$d/json") &
 	pid=$!
 	wait_file "$d/ready"
 	cp=$(sed -n 's/^{ "command-pid": \([0-9]*\) }$/\1/p' "$d/json")
@@ -356,6 +358,13 @@ test_command_pid() {
 	kill -TERM "$pid"
 	wait "$pid"
 	check_eq "forwarded SIGTERM ended the command (7)" 7 $?
+}
+
+test_command_pid() {
+	local d=$TMP/rw/cpid$MODE
+	mkdir -p "$d" && chmod 0777 "$d"
+	# shellcheck disable=SC2086
+	command_pid_term "$d" $SB --unshare-pid
 }
 for_each_mode test_command_pid
 
@@ -396,7 +405,7 @@ for_each_mode test_forward_signals
 # ---- --landlock-only with --json-status-fd: the command becomes nsrun's child ----
 
 test_landlock_only_status() {
-	local d=$TMP/rw/llst$MODE pid cp out rc
+	local d=$TMP/rw/llst$MODE out rc
 	mkdir -p "$d/rw" && chmod -R 0777 "$d"
 	out=$(nsrun --landlock-only --landlock-rw "$d/rw" --json-status-fd 3 -- \
 		sh -c 'echo $$ >"$1/rw/pid"; touch "$1/denied" 2>/dev/null; exit 3' sh "$d" 3>&1)
@@ -412,16 +421,7 @@ test_landlock_only_status() {
 	check_eq "a command not found: 127, no final document" "127 1" \
 		"$? $(printf '%s\n' "$out" | wc -l)"
 	# Signals sent to nsrun reach the command with --forward-signals, as in a sandbox.
-	(nsrun_exec --landlock-only --landlock-rw "$d" --forward-signals --json-status-fd 3 "$PY" "$TMP/siglog.py" \
-		"$d" 3>"$d/json") &
-	pid=$!
-	wait_file "$d/ready"
-	cp=$(sed -n 's/^{ "command-pid": \([0-9]*\) }$/\1/p' "$d/json")
-	check_match "command-pid is the command" "siglog.py" \
-		"$(tr '\0' ' ' <"/proc/${cp:-0}/cmdline" 2>/dev/null)"
-	kill -TERM "$pid"
-	wait "$pid"
-	check_eq "forwarded SIGTERM ended the command (7)" 7 $?
+	command_pid_term "$d" --landlock-only --landlock-rw "$d"
 	check_eq "the final document says how" '{ "exit-code": 7, "exit-status": 7, "timed-out": false }' \
 		"$(line 3 "$d/json")"
 	# Without a status fd nothing changes: nsrun execs the command in place.
