@@ -81,7 +81,7 @@ enum cli_flags {
 	X(LANDLOCK_CONNECT_UDP, "--landlock-connect-udp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_port), "PORT", "Allow connecting or sending to UDP PORT (repeatable; other ports are denied)") \
 	X(LANDLOCK_DENY_UNIX, "--landlock-deny-unix", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.deny_unix), "", "Deny connecting to UNIX sockets by path outside the rw paths (seccomp where Landlock cannot)") \
 	X(LANDLOCK_EXEC, "--landlock-exec", 1, OPTG_LANDLOCK, OPTF_NS, LLPATH(landlock.exec), "PATH", "Allow executing files under PATH (repeatable)") \
-	X(LANDLOCK_ONLY, "--landlock-only", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.only), "", "Apply only the Landlock boundary and run COMMAND in place (no namespaces)") \
+	X(LANDLOCK_ONLY, "--landlock-only", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.only), "", "Apply only the Landlock boundary and run COMMAND in place, no namespaces (as a child with --json-status-fd)") \
 	X(LANDLOCK_RW, "--landlock-rw", 1, OPTG_LANDLOCK, OPTF_NS, LLPATH(landlock.rw), "PATH", "Allow writing under PATH; everything else is read-only (repeatable)") \
 	X(LANDLOCK_SCOPE, "--landlock-scope", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.scope), "", "Deny abstract unix sockets and signals outside the sandbox") \
 	X(LEVEL_PREFIX, "--level-prefix", 0, OPTG_GENERAL, 0, ON(level_prefix), "", "Prepend e.g. <3> to diagnostic messages") \
