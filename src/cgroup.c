@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -198,6 +199,97 @@ static void disable(int dfd, unsigned enabled)
 			snprintf(word, sizeof(word), "-%s", controllers[i]);
 			(void)write_at(dfd, "cgroup.subtree_control", word);
 		}
+}
+
+/* Whether the cgroup DFD can take the sandbox's: cgroup v2 lets no process live beside
+ * child cgroups (the hierarchy's root aside, which has no cgroup.type), nor a domain
+ * cgroup below a threaded one. Checked before anything is written: pids and cpu (threaded
+ * controllers) can be enabled in a cgroup with processes, which then becomes a thread
+ * root, and only clone3 would fail, for no reason it could name. WHAT prefixes the
+ * path; FIX says what to do. */
+static int check_parent(int dfd, const char *what, const char *path, const char *fix,
+			struct nsrun_error *err)
+{
+	char type[64], procs[64];
+	ssize_t n = read_at(dfd, "cgroup.type", type, sizeof(type));
+
+	if (n == -ENOENT)
+		return 0;
+	/* A threaded cgroup lists no processes of its own (EOPNOTSUPP): its type speaks. */
+	if (n >= 0 && (n = read_at(dfd, "cgroup.procs", procs, sizeof(procs))) == -EOPNOTSUPP)
+		n = 0;
+	if (n < 0)
+		return error_fail_closed(err, error_set(err, (int)-n, "Can't read the cgroup '%s'",
+							path));
+	if (n > 0)
+		return error_fail_closed(
+			err,
+			error_set(err, 0,
+				  "%s'%s' holds processes: cgroup v2 lets no process live "
+				  "beside child cgroups (the no-internal-process rule), so the "
+				  "sandbox's cgroup cannot be made in it; %s",
+				  what, path, fix));
+	type[strcspn(type, "\n")] = '\0';
+	if (strcmp(type, "domain") != 0)
+		return error_fail_closed(
+			err, error_set(err, 0,
+				       "%s'%s' is a '%s' cgroup: cgroup v2 makes no domain cgroup "
+				       "(which the limits need) in a threaded subtree; %s",
+				       what, path, type, fix));
+	return 0;
+}
+
+/* The lock nsruns hold while they change the controllers of the cgroup DFD or make a
+ * cgroup in it: its cgroup.subtree_control, which only who may change them can open for
+ * writing. Closing the fd unlocks; -errno when it cannot be taken. */
+static int lock_controllers(int dfd)
+{
+	int fd = openat(dfd, "cgroup.subtree_control", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			int r = -errno;
+
+			close(fd);
+			return r;
+		}
+	return fd;
+}
+
+/* Whether the cgroup DFD has a cgroup below it (or cannot be listed). */
+static bool has_children(int dfd)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *de;
+	bool any = false;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return true;
+	}
+	while (!any && (de = readdir(d)))
+		any = de->d_type == DT_DIR && strcmp(de->d_name, ".") != 0 &&
+		      strcmp(de->d_name, "..") != 0;
+	closedir(d);
+	return any;
+}
+
+/* ENABLED (what nsrun enabled in DFD) off again, unless a cgroup below may use it: under
+ * the lock another nsrun's sandbox is either there already, or will enable what it needs
+ * itself. Disabling under a cgroup that uses a controller would drop its limits. */
+static void undo_enabled(int dfd, unsigned enabled)
+{
+	_cleanup_close_ int lock = -1;
+
+	if (!enabled)
+		return;
+	lock = lock_controllers(dfd);
+	if (lock >= 0 && !has_children(dfd))
+		disable(dfd, enabled);
 }
 
 /* Whether the cgroup DFD holds no process but nsrun itself. */
@@ -380,9 +472,77 @@ static int require_nsdelegate(const char *mnt, struct nsrun_error *err)
 			       mnt, mnt));
 }
 
-/* Where the sandbox's cgroup is made; PATH gets its name for messages. */
+/* The hierarchy's root: no cgroup.type, and processes may live beside child cgroups. */
+static bool is_root_cgroup(int dfd)
+{
+	return faccessat(dfd, "cgroup.type", F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT;
+}
+
+/* --cgroup-parent, locked (LOCK) and checked unless it is nsrun's own cgroup (OWN_FD),
+ * which nsrun takes by moving itself to a leaf. */
+static int open_given(const char *given, int own_fd, struct cgroup *cg, int *lock,
+		      struct nsrun_error *err)
+{
+	cg->parent_fd = open(given, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg->parent_fd < 0)
+		return error_fail_closed(err, error_set(err, errno, "--cgroup-parent %s", given));
+	if (!is_cgroup2(cg->parent_fd))
+		return error_fail_closed(err,
+					 error_set(err, 0,
+						   "--cgroup-parent %s: not a directory of the "
+						   "cgroup v2 hierarchy (%s)",
+						   given, cg->mnt));
+	if (own_fd >= 0 && same_dir(own_fd, cg->parent_fd) && !is_root_cgroup(cg->parent_fd))
+		return take_own(cg, given, err);
+	/* Without write access to its controllers there is nothing to lock: nsrun cannot
+	 * change them either. */
+	*lock = lock_controllers(cg->parent_fd);
+	return check_parent(cg->parent_fd, "--cgroup-parent ", given,
+			    "give --cgroup-parent an empty cgroup, or move those processes to a "
+			    "cgroup of their own below it",
+			    err);
+}
+
+/* As root without --cgroup-parent: <hierarchy>/nsrun, made when missing, the controllers
+ * enabled on the way. Both checked, then changed, under their locks (LOCKS: the root's,
+ * nsrun's); CG records what was changed, for abandon(). */
+static int open_default(int mnt_fd, unsigned want, struct cgroup *cg, char *path, size_t size,
+			int *locks, struct nsrun_error *err)
+{
+	static const char fix[] = "move them to a cgroup of their own, or give --cgroup-parent "
+				  "an empty cgroup";
+	int r;
+
+	cg->default_parent = true;
+	snprintf(path, size, "%s/nsrun", cg->mnt);
+	locks[0] = lock_controllers(mnt_fd);
+	/* Not the root of the hierarchy: a cgroup namespace's, as in a container. */
+	r = check_parent(mnt_fd, "the cgroup ", cg->mnt, fix, err);
+	cg->parent_fd = openat(mnt_fd, "nsrun", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r == 0 && cg->parent_fd >= 0) {
+		locks[1] = lock_controllers(cg->parent_fd);
+		r = check_parent(cg->parent_fd, "the cgroup ", path, fix, err);
+	}
+	if (r == 0)
+		r = enable(mnt_fd, cg->mnt, want, &cg->top_enabled, err);
+	if (r < 0 || cg->parent_fd >= 0)
+		return r;
+	if (mkdirat(mnt_fd, "nsrun", 0755) < 0)
+		return error_fail_closed(err,
+					 error_set(err, errno, "Can't create the cgroup %s", path));
+	cg->made_parent = true;
+	cg->parent_fd = openat(mnt_fd, "nsrun", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg->parent_fd < 0)
+		return error_fail_closed(err,
+					 error_set(err, errno, "Can't open the cgroup %s", path));
+	locks[1] = lock_controllers(cg->parent_fd);
+	return 0;
+}
+
+/* Where the sandbox's cgroup is made; PATH gets its name for messages. LOCKS (two fds,
+ * -1 when not taken) are held until the sandbox's cgroup is made. */
 static int open_parent(const struct limits_config *l, struct cgroup *cg, char *path, size_t size,
-		       struct nsrun_error *err)
+		       int *locks, struct nsrun_error *err)
 {
 	char mnt[64], own[4000];
 	_cleanup_close_ int mnt_fd = open_hierarchy(mnt, sizeof(mnt), err);
@@ -401,33 +561,10 @@ static int open_parent(const struct limits_config *l, struct cgroup *cg, char *p
 		own_fd = open_under(mnt_fd, own);
 	if (l->cgroup_parent) {
 		snprintf(path, size, "%s", l->cgroup_parent);
-		cg->parent_fd = open(l->cgroup_parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (cg->parent_fd < 0)
-			return error_fail_closed(err,
-						 error_set(err, errno, "--cgroup-parent %s", path));
-		if (!is_cgroup2(cg->parent_fd))
-			return error_fail_closed(
-				err, error_set(err, 0,
-					       "--cgroup-parent %s: not a directory of the "
-					       "cgroup v2 hierarchy (%s)",
-					       path, mnt));
-		return own_fd >= 0 && same_dir(own_fd, cg->parent_fd) ? take_own(cg, path, err) : 0;
+		return open_given(l->cgroup_parent, own_fd, cg, &locks[1], err);
 	}
-	if (geteuid() == 0) {
-		r = enable(mnt_fd, mnt, wanted(l), NULL, err);
-		if (r < 0)
-			return r;
-		snprintf(path, size, "%s/nsrun", mnt);
-		if (mkdirat(mnt_fd, "nsrun", 0755) < 0 && errno != EEXIST)
-			return error_fail_closed(err,
-						 error_set(err, errno, "Can't create the cgroup %s",
-							   path));
-		cg->parent_fd = openat(mnt_fd, "nsrun", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (cg->parent_fd < 0)
-			return error_fail_closed(err, error_set(err, errno,
-								"Can't open the cgroup %s", path));
-		return 0;
-	}
+	if (geteuid() == 0)
+		return open_default(mnt_fd, wanted(l), cg, path, size, locks, err);
 	snprintf(path, size, "%s%s", mnt, strcmp(own, "/") == 0 ? "" : own);
 	if (own_fd < 0)
 		return error_fail_closed(err,
@@ -645,7 +782,38 @@ static void remove_sandbox(struct cgroup *cg)
 	if (cg->own) {
 		disable(cg->parent_fd, cg->enabled);
 		(void)write_at(cg->parent_fd, "cgroup.procs", "0");
+	} else if (!cg->default_parent) {
+		undo_enabled(cg->parent_fd, cg->enabled);
 	}
+}
+
+/* cgroup_create failed: every cgroup as it was found, the default parent included (once a
+ * sandbox has run in it, it is kept with its controllers). */
+static void abandon(struct cgroup *cg)
+{
+	_cleanup_close_ int top = -1, lock = -1;
+	char leaf[96];
+
+	if (cg->parent_fd >= 0) {
+		remove_sandbox(cg);
+		monitor_leaf(cg, leaf, sizeof(leaf));
+		if (cg->own)
+			(void)unlinkat(cg->parent_fd, leaf, AT_REMOVEDIR);
+		if (cg->default_parent)
+			undo_enabled(cg->parent_fd, cg->enabled);
+		close(cg->parent_fd);
+		cg->parent_fd = -1;
+	}
+	if (!cg->made_parent && !cg->top_enabled)
+		return;
+	top = open(cg->mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	lock = top < 0 ? -1 : lock_controllers(top);
+	if (lock < 0)
+		return;
+	if (cg->made_parent)
+		(void)unlinkat(top, "nsrun", AT_REMOVEDIR);
+	if (cg->top_enabled && !has_children(top))
+		disable(top, cg->top_enabled);
 }
 
 /* Closes every fd but KEEP's. */
@@ -759,6 +927,7 @@ static int start_guard(struct cgroup *cg, struct nsrun_error *err)
 int cgroup_create(const struct limits_config *l, struct cgroup *cg, struct nsrun_error *err)
 {
 	char ppath[4096];
+	int locks[2] = { -1, -1 };
 	unsigned salt;
 	int r;
 
@@ -767,25 +936,21 @@ int cgroup_create(const struct limits_config *l, struct cgroup *cg, struct nsrun
 	if (getrandom(&salt, sizeof(salt), GRND_NONBLOCK) != (ssize_t)sizeof(salt))
 		salt = (unsigned)now_ms();
 	snprintf(cg->name, sizeof(cg->name), "nsrun-%d-%08x", (int)getpid(), salt);
-	r = open_parent(l, cg, ppath, sizeof(ppath), err);
+	r = open_parent(l, cg, ppath, sizeof(ppath), locks, err);
 	if (r >= 0)
 		r = enable(cg->parent_fd, ppath, wanted(l), &cg->enabled, err);
 	if (r >= 0)
 		r = make_sandbox_cgroup(cg, ppath, err);
+	/* The sandbox's cgroup is there: another nsrun now leaves the controllers on. */
+	for (size_t i = 0; i < ARRAY_SIZE(locks); i++)
+		if (locks[i] >= 0)
+			close(locks[i]);
 	if (r >= 0)
 		r = apply_limits(l, cg, err);
 	if (r >= 0)
 		r = start_guard(cg, err);
-	if (r < 0 && cg->parent_fd >= 0) {
-		char leaf[96];
-
-		remove_sandbox(cg);
-		monitor_leaf(cg, leaf, sizeof(leaf));
-		if (cg->own)
-			(void)unlinkat(cg->parent_fd, leaf, AT_REMOVEDIR);
-		close(cg->parent_fd);
-		cg->parent_fd = -1;
-	}
+	if (r < 0)
+		abandon(cg);
 	return r;
 }
 

@@ -20,7 +20,10 @@ struct cgroup {
 	int guard_fd;	      /* write end of the guard's pipe: only the monitor holds it */
 	int done_fd;	      /* read end of a pipe the guard holds until it exits */
 	bool own;	      /* nsrun's own cgroup is the parent: nsrun moved itself to a leaf */
-	unsigned enabled;     /* controllers nsrun enabled in the parent (undone when own) */
+	bool default_parent;  /* <hierarchy>/nsrun: kept with its controllers once used */
+	bool made_parent;     /* ... which this run made */
+	unsigned enabled;     /* controllers nsrun enabled in the parent */
+	unsigned top_enabled; /* ... and in the hierarchy's root, on the way to the default */
 	char mnt[64];	      /* where the cgroup v2 hierarchy is mounted */
 	char name[64];	      /* the sandbox's cgroup in the parent */
 	char path[4096 + 64]; /* as the hierarchy names it, for messages and the status */
@@ -31,9 +34,10 @@ struct cgroup {
 		.parent_fd = -1, .fd = -1, .guard_fd = -1, .done_fd = -1 \
 	}
 
-/* Makes the sandbox's cgroup with the limits of L, and the guard that removes it; on
- * failure nothing is left behind and err (status NSRUN_EXIT_FAIL_CLOSED) says what is
- * missing and how to get it. */
+/* Makes the sandbox's cgroup with the limits of L, and the guard that removes it. A
+ * parent that cannot take it (processes of its own, a threaded subtree) is refused before
+ * anything is written; on failure every cgroup is left as it was found and err (status
+ * NSRUN_EXIT_FAIL_CLOSED) says what is missing and how to get it. */
 int cgroup_create(const struct limits_config *l, struct cgroup *cg, struct nsrun_error *err);
 
 /* SIGKILL to every process in the cgroup FD (cgroup.kill, else frozen and killed one by
@@ -54,8 +58,9 @@ void cgroup_read_usage(const struct cgroup *cg, struct cgroup_usage *u);
  * Returns whether it is empty. */
 bool cgroup_drain(const struct cgroup *cg);
 
-/* Drains and removes the sandbox's cgroup and undoes what nsrun did to its own; then
- * the guard has nothing left to do. */
+/* Drains and removes the sandbox's cgroup, and undoes what nsrun did to its own cgroup
+ * or to --cgroup-parent's (the controllers it enabled there, unless another cgroup below
+ * is left); then the guard has nothing left to do. */
 void cgroup_remove(struct cgroup *cg);
 
 /* In the sandbox's first process once its root is built, PROC_FD the host's /proc: fails

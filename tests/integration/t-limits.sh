@@ -93,6 +93,29 @@ except OSError as e:
 	check_eq "--pids-max 8: a fork bomb stops (EAGAIN) below 8" "0 11 True" "$? $out"
 	check_eq "nothing of nsrun's is left in $parent" "" \
 		"$(find "$parent" -mindepth 1 -maxdepth 1 -type d -name 'nsrun-*' 2>/dev/null)"
+	populated_parent
+}
+
+# A --cgroup-parent with a process of its own: pids alone could be enabled there, and
+# nsrun got as far as clone3; refused before anything is written (the last
+# --cgroup-parent counts).
+populated_parent() {
+	local busy="$CGD/busy-$MODE" out before sleeper
+	mkdir -p "$busy" && chown $UNPRIV_UID:$UNPRIV_GID "$busy" "$busy/cgroup.subtree_control"
+	sleep 100 &
+	sleeper=$!
+	echo "$sleeper" >"$busy/cgroup.procs"
+	before=$(cat "$busy/cgroup.subtree_control" "$CGD/cgroup.subtree_control")
+	# shellcheck disable=SC2086
+	out=$(lim_nsrun $SB --cgroup-parent "$busy" --pids-max 9 true 2>&1)
+	check_match "a --cgroup-parent holding a process: refused (126), saying why" \
+		"^126 nsrun: --cgroup-parent '$busy' holds processes: cgroup v2 lets no process live beside child cgroups" \
+		"$? $out"
+	check_eq "... and its cgroup.subtree_control is as it was" "$before" \
+		"$(cat "$busy/cgroup.subtree_control" "$CGD/cgroup.subtree_control")$(ls -d "$busy"/nsrun-* 2>/dev/null)"
+	kill "$sleeper"
+	wait "$sleeper" 2>/dev/null
+	rmdir "$busy"
 }
 
 if ! have_v2; then

@@ -410,6 +410,116 @@ case_cgroup_sources() {
 		"$("$BIN/nsrun" --doctor 2>&1)"
 }
 
+# Parents that cannot take the sandbox's cgroup, and nsrun's failures after it changed a
+# parent: refused before anything is written (126, the reason named), and every
+# cgroup.subtree_control left byte-identical. As root, root with a user namespace, and
+# uid 65534 with delegated parents, run from $CGD/caller.
+cg_controls() {
+	local d
+	for d in "$@"; do printf '%s=[%s] ' "${d#/sys/fs/cgroup}" "$(cat "$d/cgroup.subtree_control")"; done
+	find "$@" -mindepth 1 -maxdepth 1 -type d -name 'nsrun-*'
+}
+# cg_given PARENT ARGS...: nsrun --cgroup-parent PARENT as MODE's user.
+cg_given() {
+	(
+		local p=$1
+		shift
+		if [ "$MODE" = unpriv ]; then
+			echo "$BASHPID" >"$CGD/caller/cgroup.procs" || exit 1
+			exec setpriv --reuid=$UNPRIV --regid=$UNPRIV --clear-groups -- "$BIN/nsrun" \
+				--cgroup-parent "$p" "$@"
+		fi
+		[ "$MODE" = root+userns ] && set -- --unshare-user "$@"
+		exec "$BIN/nsrun" --cgroup-parent "$p" "$@"
+	)
+}
+CG_SB=(--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64
+	--proc /proc --dev /dev --unshare-pid --die-with-parent)
+# cg_unchanged DESC RC OUT PATTERN BEFORE DIRS...: the refusal, and the parents as they were.
+cg_unchanged() {
+	check_match "$1: refused, 126, one line naming the reason" "^126 nsrun: $4\$" "$2 $3"
+	check_eq "$1: every cgroup.subtree_control as it was, no cgroup left" "$5" "$(cg_controls "${@:6}")"
+}
+case_cgroup_parent_checks() {
+	local busy="$CGD/busy" thr="$CGD/thr" full="$CGD/full" fresh="$CGD/fresh" lim before out rc sleeper
+	local holds="holds processes: cgroup v2 lets no process live beside child cgroups \(the no-internal-process rule\), so the sandbox's cgroup cannot be made in it; "
+	mkdir -p "$busy" "$thr/t" "$full" "$fresh"
+	[ "$(cat "$thr/t/cgroup.type")" = threaded ] || echo threaded >"$thr/t/cgroup.type"
+	echo 0 >"$full/cgroup.max.descendants"
+	chown -R $UNPRIV:$UNPRIV "$busy" "$thr" "$full" "$fresh"
+	sleep 1000 &
+	sleeper=$!
+	echo "$sleeper" >"$busy/cgroup.procs"
+	# pids and cpu alone: the kernel lets them be enabled beside processes (nsrun got as
+	# far as clone3, and left the parent a thread root); memory: it does not.
+	for lim in "--pids-max 9" "--cpu-max 0.5" "--memory-max 64M" "--pids-max 9 --cpu-max 0.5 --memory-max 64M"; do
+		before=$(cg_controls "$CGD" "$busy")
+		# shellcheck disable=SC2086
+		out=$(cg_given "$busy" "${CG_SB[@]}" $lim -- true 2>&1)
+		cg_unchanged "--cgroup-parent holding a process, $lim" "$?" "$out" \
+			"--cgroup-parent '$busy' $holds""give --cgroup-parent an empty cgroup, or move those processes to a cgroup of their own below it" \
+			"$before" "$CGD" "$busy"
+	done
+	kill "$sleeper"
+	wait "$sleeper" 2>/dev/null
+	for lim in "$thr/t threaded" "$thr domain threaded"; do
+		before=$(cg_controls "$CGD" "$thr" "$thr/t")
+		out=$(cg_given "${lim%% *}" "${CG_SB[@]}" --pids-max 9 -- true 2>&1)
+		cg_unchanged "--cgroup-parent of type '${lim#* }'" "$?" "$out" \
+			"--cgroup-parent '${lim%% *}' is a '${lim#* }' cgroup: cgroup v2 makes no domain cgroup \(which the limits need\) in a threaded subtree; .*" \
+			"$before" "$CGD" "$thr" "$thr/t"
+	done
+	# The kernel refuses the sandbox's cgroup after nsrun enabled the controllers.
+	before=$(cg_controls "$CGD" "$full")
+	out=$(cg_given "$full" "${CG_SB[@]}" --memory-max 64M --pids-max 9 --cpu-max 0.5 -- true 2>&1)
+	cg_unchanged "cgroup.max.descendants 0 in --cgroup-parent" "$?" "$out" \
+		"Can't create the cgroup $full/nsrun-[0-9]+-[0-9a-f]{8}: Resource temporarily unavailable" \
+		"$before" "$CGD" "$full"
+	# A run that succeeds turns off what it enabled, unless a cgroup below may use it.
+	before=$(cg_controls "$CGD" "$fresh")
+	out=$(cg_given "$fresh" "${CG_SB[@]}" --memory-max 64M --pids-max 9 -- true 2>&1)
+	check_eq "an empty --cgroup-parent: runs, and its controllers are as they were" "0 $before" \
+		"$? $out$(cg_controls "$CGD" "$fresh")"
+	mkdir "$fresh/other" && chown $UNPRIV:$UNPRIV "$fresh/other"
+	out=$(cg_given "$fresh" "${CG_SB[@]}" --pids-max 9 -- true 2>&1)
+	check_eq "... but with a cgroup below it, what nsrun enabled stays on" "0 [pids] " \
+		"$? $out$(sed 's/.*/[&] /' "$fresh/cgroup.subtree_control")"
+	echo -pids >"$fresh/cgroup.subtree_control"
+	rmdir "$fresh/other" "$busy" "$thr/t" "$thr" "$full" "$fresh"
+	case_cgroup_failures_more
+}
+# What only one kind of caller can meet: uid 65534's clone3 refused after nsrun changed a
+# parent outside the delegation its own cgroup is in; root's default parent holding a process.
+case_cgroup_failures_more() {
+	local other=/sys/fs/cgroup/nsrun-checks-other def=/sys/fs/cgroup/nsrun before out sleeper
+	if [ "$MODE" = unpriv ]; then
+		mkdir -p "$other/sub" && echo "+memory +pids +cpu" >"$other/cgroup.subtree_control" &&
+			chown -R $UNPRIV:$UNPRIV "$other"
+		before=$(cg_controls "$other" "$other/sub")
+		out=$(cg_given "$other/sub" "${CG_SB[@]}" --pids-max 9 --memory-max 64M -- true 2>&1)
+		cg_unchanged "clone3 refused (nsrun's cgroup outside the parent's delegation)" "$?" "$out" \
+			"Can't start the sandbox in the cgroup $other/sub/nsrun-[^ ]* \(nsrun's cgroup and it must be under one delegated to you\): Permission denied" \
+			"$before" "$other" "$other/sub"
+		rmdir "$other/sub" "$other"
+		return
+	fi
+	mkdir -p "$def"
+	echo "-memory -pids -cpu" >"$def/cgroup.subtree_control"
+	sleep 1000 &
+	sleeper=$!
+	echo "$sleeper" >"$def/cgroup.procs"
+	for lim in "--pids-max 9" "--memory-max 64M"; do
+		before=$(cg_controls /sys/fs/cgroup "$def")
+		# shellcheck disable=SC2086
+		out=$(if [ "$MODE" = root+userns ]; then "$BIN/nsrun" --unshare-user "${CG_SB[@]}" $lim true; else "$BIN/nsrun" "${CG_SB[@]}" $lim true; fi 2>&1)
+		cg_unchanged "the default parent holding a process, $lim" "$?" "$out" \
+			"the cgroup '$def' $holds""move them to a cgroup of their own, or give --cgroup-parent an empty cgroup" \
+			"$before" /sys/fs/cgroup "$def"
+	done
+	kill "$sleeper"
+	wait "$sleeper" 2>/dev/null
+}
+
 # The AppArmor profile (packaging/apparmor/nsrun, loaded for real; these kernels have no
 # user namespace mediation, so what is checked is the hand-over, the part a profile can
 # get wrong): code the caller preloads runs under the entry profile only, never under the
@@ -518,6 +628,9 @@ if cg_setup; then
 		case_cgroup
 	done
 	case_cgroup_sources
+	for MODE in root root+userns unpriv; do
+		case_cgroup_parent_checks
+	done
 	find "$CGD" -depth -type d -exec rmdir {} + 2>/dev/null
 else
 	MODE=root
