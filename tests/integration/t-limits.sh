@@ -60,13 +60,17 @@ refused() {
 		"no cgroup v2 memory, pids and cpu controllers on this machine; make check-kernels runs them"
 }
 
-# uid 65534 runs from a cgroup below one delegated to it, as systemd places a user.
+# uid 65534 runs from a cgroup below one delegated to it, as systemd places a user. PARENT
+# names --cgroup-parent (default: that delegated cgroup for uid 65534, none for root).
 lim_nsrun() {
+	local cgp=()
+	[ -n "${PARENT:-}" ] && cgp=(--cgroup-parent "$PARENT")
 	if [ "$MODE" = unpriv ]; then
+		[ -z "${PARENT:-}" ] && cgp=(--cgroup-parent "$CGD")
 		(echo "$BASHPID" >"$CGD/caller/cgroup.procs" && exec setpriv --reuid=$UNPRIV_UID \
-			--regid=$UNPRIV_GID --clear-groups -- "$BIN/nsrun" --cgroup-parent "$CGD" "$@")
+			--regid=$UNPRIV_GID --clear-groups -- "$BIN/nsrun" "${cgp[@]}" "$@")
 	else
-		"$BIN/nsrun" "$@"
+		"$BIN/nsrun" "${cgp[@]}" "$@"
 	fi
 }
 
@@ -97,8 +101,7 @@ except OSError as e:
 }
 
 # A --cgroup-parent with a process of its own: pids alone could be enabled there, and
-# nsrun got as far as clone3; refused before anything is written (the last
-# --cgroup-parent counts).
+# nsrun got as far as clone3; refused before anything is written.
 populated_parent() {
 	local busy="$CGD/busy-$MODE" out before sleeper
 	mkdir -p "$busy" && chown $UNPRIV_UID:$UNPRIV_GID "$busy" "$busy/cgroup.subtree_control"
@@ -107,7 +110,7 @@ populated_parent() {
 	echo "$sleeper" >"$busy/cgroup.procs"
 	before=$(cat "$busy/cgroup.subtree_control" "$CGD/cgroup.subtree_control")
 	# shellcheck disable=SC2086
-	out=$(lim_nsrun $SB --cgroup-parent "$busy" --pids-max 9 true 2>&1)
+	out=$(PARENT=$busy lim_nsrun $SB --pids-max 9 true 2>&1)
 	check_match "a --cgroup-parent holding a process: refused (126), saying why" \
 		"^126 nsrun: --cgroup-parent '$busy' holds processes: cgroup v2 lets no process live beside child cgroups" \
 		"$? $out"
