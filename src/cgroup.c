@@ -503,25 +503,26 @@ static int open_given(const char *given, int own_fd, struct cgroup *cg, int *loc
 			    err);
 }
 
+static const char default_fix[] = "move them to a cgroup of their own, or give "
+				  "--cgroup-parent an empty cgroup";
+
 /* As root without --cgroup-parent: <hierarchy>/nsrun, made when missing, the controllers
  * enabled on the way. Both checked, then changed, under their locks (LOCKS: the root's,
  * nsrun's); CG records what was changed, for abandon(). */
 static int open_default(int mnt_fd, unsigned want, struct cgroup *cg, char *path, size_t size,
 			int *locks, struct nsrun_error *err)
 {
-	static const char fix[] = "move them to a cgroup of their own, or give --cgroup-parent "
-				  "an empty cgroup";
 	int r;
 
 	cg->default_parent = true;
 	snprintf(path, size, "%s/nsrun", cg->mnt);
 	locks[0] = lock_controllers(mnt_fd);
 	/* Not the root of the hierarchy: a cgroup namespace's, as in a container. */
-	r = check_parent(mnt_fd, "the cgroup ", cg->mnt, fix, err);
+	r = check_parent(mnt_fd, "the cgroup ", cg->mnt, default_fix, err);
 	cg->parent_fd = openat(mnt_fd, "nsrun", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r == 0 && cg->parent_fd >= 0) {
 		locks[1] = lock_controllers(cg->parent_fd);
-		r = check_parent(cg->parent_fd, "the cgroup ", path, fix, err);
+		r = check_parent(cg->parent_fd, "the cgroup ", path, default_fix, err);
 	}
 	if (r == 0)
 		r = enable(mnt_fd, cg->mnt, want, &cg->top_enabled, err);
@@ -1024,7 +1025,17 @@ int cgroup_probe(char *where, size_t wsize, char *limits, size_t lsize, struct n
 				 "systemd.unified_cgroup_hierarchy=1)",
 				 mnt);
 	if (geteuid() == 0) {
+		_cleanup_close_ int def =
+			openat(mnt_fd, "nsrun", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int r;
+
 		snprintf(where, wsize, "%s/nsrun", mnt);
+		/* What cgroup_create would refuse there. */
+		r = check_parent(mnt_fd, "the cgroup ", mnt, default_fix, err);
+		if (r == 0 && def >= 0)
+			r = check_parent(def, "the cgroup ", where, default_fix, err);
+		if (r < 0)
+			return r;
 		fd = TAKE_FD(mnt_fd);
 	} else {
 		if (own_path(own, sizeof(own)) < 0 || (fd = open_under(mnt_fd, own)) < 0)

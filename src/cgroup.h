@@ -78,5 +78,6 @@ size_t cgroup_fds(const struct cgroup *cg, int *fds);
 /* For --doctor, changing nothing: where the sandbox's cgroup goes without --cgroup-parent
  * (WHERE) and which of memory, pids and cpu can be limited there (LIMITS, "memory pids
  * cpu"). For a user, nsrun must also be alone in that cgroup when it runs. Returns 0, or
- * -errno with err saying why no limit can be applied. */
+ * -errno with err saying why no limit can be applied (as root: processes in the default
+ * parent, or in the hierarchy's root where it is a cgroup namespace's). */
 int cgroup_probe(char *where, size_t wsize, char *limits, size_t lsize, struct nsrun_error *err);

@@ -516,6 +516,9 @@ case_cgroup_failures_more() {
 			"the cgroup '$def' $holds""move them to a cgroup of their own, or give --cgroup-parent an empty cgroup" \
 			"$before" /sys/fs/cgroup "$def"
 	done
+	[ "$MODE" = root ] && check_match "--doctor as root, the default parent holding a process: WARN cgroup, why" \
+		$'(^|\n)WARN +cgroup: no cgroup limits: the cgroup \'/sys/fs/cgroup/nsrun\' holds processes' \
+		"$("$BIN/nsrun" --doctor 2>&1)"
 	kill "$sleeper"
 	wait "$sleeper" 2>/dev/null
 }
