@@ -25,6 +25,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -604,13 +605,20 @@ int cgroup_check_view(int proc_fd, struct nsrun_error *err)
 	return 0;
 }
 
-/* Whether the host has swap: without swap accounting a memory limit would not bound it. */
+/* Whether the host has swap: without swap accounting a memory limit would not bound it.
+ * From sysinfo(2), which no mount can hide (containers mask /proc/swaps with /dev/null);
+ * /proc/swaps counts too, where a runtime answers sysinfo for the container. */
 static bool swap_in_use(void)
 {
 	char buf[256];
-	_cleanup_close_ int fd = open("/proc/swaps", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	struct sysinfo si;
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
 
+	if (sysinfo(&si) < 0 || si.totalswap > 0)
+		return true;
+	fd = open("/proc/swaps", O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
@@ -625,6 +633,13 @@ static int write_limit(const struct cgroup *cg, const char *file, const char *va
 	log_debug("cgroup: %s/%s = %s", cg->path, file, value);
 	if (r == -ENOENT && optional && !swap_in_use())
 		return 0;
+	if (r == -ENOENT && optional)
+		return error_fail_closed(
+			err, error_set(err, 0,
+				       "Can't bound swap under --memory-max: this host has swap, "
+				       "and the kernel has no %s in %s (swap accounting is off; "
+				       "boot with swapaccount=1)",
+				       file, cg->path));
 	if (r == -ENOENT)
 		return error_fail_closed(err,
 					 error_set(err, 0,

@@ -523,6 +523,55 @@ case_cgroup_failures_more() {
 	wait "$sleeper" 2>/dev/null
 }
 
+# Swap, with /proc/swaps masked as containers do (/dev/null over it): --memory-max still
+# bounds it (memory.swap.max 0; a hog that swap would let live is OOM-killed), or, where the
+# kernel does not account swap (5.10 with swapaccount=0), nsrun refuses the limit (126) and
+# leaves nothing; with no swap at all the limit runs.
+case_cgroup_swap() {
+	local z=/sys/block/zram0 out before dirs hog="x = b'a' * (120 << 20); print('survived')"
+	local sb=(--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64
+		--proc /proc --dev /dev --unshare-all --die-with-parent)
+	MODE=root
+	if [ ! -e $z ] && ! "$(cat /proc/sys/kernel/modprobe)" zram 2>/dev/null; then
+		ok "swap cases # SKIP no zram module to make swap with"
+		return
+	fi
+	if ! { echo 256M >$z/disksize && mkswap /dev/zram0 >/dev/null && swapon /dev/zram0; }; then
+		not_ok "swap on zram0"
+		return
+	fi
+	mount --bind /dev/null /proc/swaps
+	check_eq "swap in use, /proc/swaps masked" "yes " \
+		"$(awk '/SwapTotal/ {print ($2 > 0 ? "yes" : "no")}' /proc/meminfo) $(cat /proc/swaps)"
+	for MODE in root unpriv; do
+		if [ -e "$CGD/memory.swap.max" ]; then
+			out=$(cg_nsrun "${sb[@]}" --memory-max 64M --memory-swap-max 256M -- python3 -c "$hog" 2>&1)
+			check_eq "control: --memory-max 64M with 256M of swap: a 120M hog lives, swapped" \
+				"0 survived" "$? $out"
+			out=$(cg_nsrun "${sb[@]}" --memory-max 64M -- python3 -c "$hog" 2>&1)
+			check_eq "--memory-max 64M, /proc/swaps masked: swap bounded, the 120M hog is OOM-killed" \
+				"137 " "$? $out"
+			continue
+		fi
+		# As root, the default parent made by this run goes again too.
+		dirs=("$CGD")
+		[ "$MODE" = root ] && dirs=(/sys/fs/cgroup) && rmdir /sys/fs/cgroup/nsrun
+		before=$(cg_controls "${dirs[@]}"; ls -d /sys/fs/cgroup/nsrun 2>&1)
+		out=$(cg_nsrun "${sb[@]}" --memory-max 64M -- python3 -c "$hog" 2>&1)
+		check_match "--memory-max, no swap accounting, swap in use, /proc/swaps masked: refused, 126" \
+			"^126 nsrun: Can't bound swap under --memory-max: this host has swap, and the kernel has no memory.swap.max in [^ ]* \(swap accounting is off; boot with swapaccount=1\)\$" \
+			"$? $out"
+		check_eq "... every cgroup.subtree_control as it was, no cgroup left (nor a default parent made)" \
+			"$before" "$(cg_controls "${dirs[@]}"; ls -d /sys/fs/cgroup/nsrun 2>&1)"
+	done
+	swapoff /dev/zram0 && echo 1 >$z/reset
+	for MODE in root unpriv; do
+		out=$(cg_nsrun "${sb[@]}" --memory-max 64M -- python3 -c "print('ok')" 2>&1)
+		check_eq "--memory-max with no swap on the host, /proc/swaps masked: runs" "0 ok" "$? $out"
+	done
+	umount /proc/swaps
+}
+
 # The AppArmor profile (packaging/apparmor/nsrun, loaded for real; these kernels have no
 # user namespace mediation, so what is checked is the hand-over, the part a profile can
 # get wrong): code the caller preloads runs under the entry profile only, never under the
@@ -634,6 +683,7 @@ if cg_setup; then
 	for MODE in root root+userns unpriv; do
 		case_cgroup_parent_checks
 	done
+	case_cgroup_swap
 	find "$CGD" -depth -type d -exec rmdir {} + 2>/dev/null
 else
 	MODE=root
