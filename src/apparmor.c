@@ -19,11 +19,16 @@
 
 #include "apparmor.h"
 #include "macros.h"
+#include "syscall.h"
 #include "util.h"
 
 extern char **environ;
 
 #define MAX_ENVIRONMENT (64u << 20)
+/* The environment's memfd: its name, and the seals it gets once written (fixed size and
+ * content). The kernel may add F_SEAL_EXEC (MFD_NOEXEC_SEAL, vm.memfd_noexec). */
+#define ENV_MEMFD_NAME "nsrun-environ"
+#define ENV_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
 /* The label's attribute file under PROC_FD (thread-self: a stack applies per thread),
  * in the LSM's own directory first (Linux 5.8+), else the shared one. */
@@ -40,7 +45,9 @@ static int attr_open(int proc_fd, const char *name, int flags)
 	return openat(proc_fd, path, flags | O_CLOEXEC);
 }
 
-static bool profile_at(int proc_fd, char *buf, size_t len)
+/* The label of this thread as attr/current shows it, without its newline: "unconfined",
+ * "name (mode)", "a//&b (mode)" (a stack) or "a (mode)//&b (mode)". */
+static bool label_at(int proc_fd, char *buf, size_t len)
 {
 	_cleanup_close_ int fd = attr_open(proc_fd, "current", O_RDONLY);
 	ssize_t n;
@@ -51,9 +58,20 @@ static bool profile_at(int proc_fd, char *buf, size_t len)
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	/* "name (mode)", "name//&stacked (mode)" or "unconfined" */
-	buf[strcspn(buf, " \n/")] = '\0';
-	return buf[0] != '\0' && strcmp(buf, "unconfined") != 0;
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+/* The label's first profile name, in place; false when unconfined. */
+static bool first_profile(char *label)
+{
+	label[strcspn(label, " /")] = '\0';
+	return label[0] != '\0' && strcmp(label, "unconfined") != 0;
+}
+
+static bool profile_at(int proc_fd, char *buf, size_t len)
+{
+	return label_at(proc_fd, buf, len) && first_profile(buf);
 }
 
 bool apparmor_profile(char *buf, size_t len)
@@ -89,9 +107,27 @@ int apparmor_drop_grant(int proc_fd, struct nsrun_error *err)
 	return 0;
 }
 
-static int save_environment(struct nsrun_error *err)
+/* Not close-on-exec: it crosses the exec of /proc/self/exe. */
+static int env_memfd(void)
 {
-	_cleanup_close_ int fd = memfd_create("nsrun-environ", 0);
+	int fd = memfd_create(ENV_MEMFD_NAME, MFD_ALLOW_SEALING | MFD_NOEXEC_SEAL);
+
+	/* Before Linux 6.3 the kernel knows no MFD_NOEXEC_SEAL. */
+	if (fd < 0 && errno == EINVAL)
+		fd = memfd_create(ENV_MEMFD_NAME, MFD_ALLOW_SEALING);
+	/* With stdio closed it could be 0-2, which the restore refuses. */
+	if (fd >= 0 && fd <= 2) {
+		int high = fcntl(fd, F_DUPFD, 3);
+
+		close(fd);
+		fd = high;
+	}
+	return fd;
+}
+
+int apparmor_env_save(struct nsrun_error *err)
+{
+	_cleanup_close_ int fd = env_memfd();
 	char num[16];
 
 	if (fd < 0)
@@ -99,6 +135,8 @@ static int save_environment(struct nsrun_error *err)
 	for (char **e = environ; *e; e++)
 		if (write_all(fd, *e, strlen(*e) + 1) < 0)
 			return error_set(err, errno, "AppArmor hand-over: saving the environment");
+	if (fcntl(fd, F_ADD_SEALS, ENV_SEALS) < 0)
+		return error_set(err, errno, "AppArmor hand-over: sealing the environment");
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return error_set(err, errno, "AppArmor hand-over: lseek");
 	snprintf(num, sizeof(num), "%d", fd);
@@ -107,18 +145,62 @@ static int save_environment(struct nsrun_error *err)
 	return TAKE_FD(fd);
 }
 
+/* NULL when FD is the memfd apparmor_env_save made (its name, its seals), else what it is.
+ * Anything else is refused whole, not read nor closed: the variable comes from the caller
+ * (or from code the caller preloaded into the entry profile), and could name stdio. */
+static const char *env_fd_problem(int proc_fd, int fd)
+{
+	static const char *const stdio[] = { "standard input", "standard output",
+					     "standard error" };
+	static const char want[] = "/memfd:" ENV_MEMFD_NAME " (deleted)";
+	char path[32], link[sizeof(want) + 1];
+	ssize_t n;
+	int seals;
+
+	if (fd <= 2)
+		return stdio[fd];
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0)
+		return errno == EBADF ? "no open fd" : "a file that is not a memfd";
+	if ((seals & ~F_SEAL_EXEC) != ENV_SEALS)
+		return "a file without the seals nsrun sets";
+	snprintf(path, sizeof(path), "self/fd/%d", fd);
+	n = readlinkat(proc_fd, path, link, sizeof(link));
+	if (n != (ssize_t)strlen(want) || memcmp(link, want, (size_t)n) != 0)
+		return "a memfd nsrun did not make";
+	return NULL;
+}
+
+static int env_fd(int proc_fd, const char *fd_text, struct nsrun_error *err)
+{
+	const char *problem;
+	int fd;
+
+	if (parse_fd(fd_text, &fd) < 0)
+		return error_set_plain(err, EINVAL, "AppArmor hand-over: bad %s",
+				       APPARMOR_ENV_FD_VAR);
+	problem = env_fd_problem(proc_fd, fd);
+	if (problem)
+		return error_set_plain(err, EBADF,
+				       "AppArmor hand-over: %s=%s names %s, not the sealed memfd "
+				       "nsrun hands its environment over in; unset %s (only nsrun "
+				       "sets it)",
+				       APPARMOR_ENV_FD_VAR, fd_text, problem, APPARMOR_ENV_FD_VAR);
+	return fd;
+}
+
 /* The caller's environment, for the command only: nsrun's own stays as the secure-mode
  * loader left it (no GCONV_PATH or LOCPATH while it holds the grant, pkexec's lesson).
  * The strings stay allocated: the plan points into them. */
-static int restore_environment(const char *fd_text, char ***envp, struct nsrun_error *err)
+int apparmor_env_restore(int proc_fd, const char *fd_text, char ***envp, struct nsrun_error *err)
 {
 	char *data, **v = NULL;
 	size_t len, n = 0;
 	int fd, r;
 
-	if (parse_fd(fd_text, &fd) < 0)
-		return error_set_plain(err, EINVAL, "AppArmor hand-over: bad %s",
-				       APPARMOR_ENV_FD_VAR);
+	fd = env_fd(proc_fd, fd_text, err);
+	if (fd < 0)
+		return fd;
 	r = read_all(fd, MAX_ENVIRONMENT, &data, &len);
 	close(fd);
 	if (r < 0)
@@ -134,28 +216,33 @@ static int restore_environment(const char *fd_text, char ***envp, struct nsrun_e
 int apparmor_hand_over(char **argv, char ***envp, struct nsrun_error *err)
 {
 	const char *fd_text = getenv(APPARMOR_ENV_FD_VAR);
-	char profile[256];
+	_cleanup_close_ int proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	char label[512];
 
-	if (!apparmor_profile(profile, sizeof(profile)))
+	if (proc_fd < 0 || !label_at(proc_fd, label, sizeof(label)) || !first_profile(label))
 		return 0;
 	/* Holding the grant: no other process of the caller's may trace this one (the
 	 * setup child is dumpable only to write its ID maps: start_handshake). */
-	if (strcmp(profile, APPARMOR_PROFILE_USERNS) == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+	if (strcmp(label, APPARMOR_PROFILE_USERNS) == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return error_set(err, errno, "AppArmor hand-over: prctl(PR_SET_DUMPABLE)");
-	if (strcmp(profile, APPARMOR_PROFILE_USERNS) == 0 && fd_text) {
+	if (strcmp(label, APPARMOR_PROFILE_USERNS) == 0 && fd_text) {
 		/* The exec of /proc/self/exe named the process "exe"; ps shows the name the
 		 * caller ran (nsrun, bwrap). */
 		(void)prctl(PR_SET_NAME, program_invocation_short_name, 0, 0, 0);
-		return restore_environment(fd_text, envp, err);
+		return apparmor_env_restore(proc_fd, fd_text, envp, err);
 	}
-	if (strcmp(profile, APPARMOR_PROFILE_ENTRY) != 0)
+	if (strcmp(label, APPARMOR_PROFILE_ENTRY) != 0)
 		return 0;
+	/* Set here: nsrun's own memfd, which came back under the entry profile (the exec did
+	 * not move to the granting one), or the caller's variable, which is refused. */
+	if (fd_text && env_fd(proc_fd, fd_text, err) < 0)
+		return -1;
 	if (fd_text)
 		return error_set_plain(err, EPERM,
 				       "AppArmor profile '%s' did not hand over to '%s': "
 				       "reload /etc/apparmor.d/nsrun (apparmor_parser -r)",
 				       APPARMOR_PROFILE_ENTRY, APPARMOR_PROFILE_USERNS);
-	if (save_environment(err) < 0)
+	if (apparmor_env_save(err) < 0)
 		return -1;
 	execve("/proc/self/exe", argv, environ);
 	return error_set(err, errno, "AppArmor hand-over: executing /proc/self/exe");

@@ -38,3 +38,11 @@ int apparmor_drop_grant(int proc_fd, struct nsrun_error *err);
  * *envp becomes that environment (nsrun's own is left as it is). Elsewhere: nothing.
  * Returns only on success or error. */
 int apparmor_hand_over(char **argv, char ***envp, struct nsrun_error *err);
+
+/* The two ends of the hand-over, for the unit tests. Save: the environment into a sealed
+ * memfd (not close-on-exec, above fd 2) named by APPARMOR_ENV_FD_VAR; returns the fd.
+ * Restore: FD_TEXT must name that memfd (PROC_FD: /proc, to read the fd's name); anything
+ * else (stdio, a file, another memfd) is refused with exit 1, neither read nor closed.
+ * The memfd is read into *envp, closed, and the variable unset. */
+int apparmor_env_save(struct nsrun_error *err);
+int apparmor_env_restore(int proc_fd, const char *fd_text, char ***envp, struct nsrun_error *err);

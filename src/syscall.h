@@ -146,6 +146,9 @@ struct nsrun_open_how {
 #ifndef MFD_EXEC
 #define MFD_EXEC 0x0010U
 #endif
+#ifndef F_SEAL_EXEC
+#define F_SEAL_EXEC 0x0020
+#endif
 
 /* ---- close_range ---- */
 #ifndef CLOSE_RANGE_CLOEXEC

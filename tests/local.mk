@@ -41,7 +41,7 @@ unit_tests += \
 	tests/unit/test-seccomp \
 	tests/unit/test-supervise
 # area: distribution
-unit_tests += tests/unit/test-doctor
+unit_tests += tests/unit/test-doctor tests/unit/test-apparmor
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)

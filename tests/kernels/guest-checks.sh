@@ -609,10 +609,68 @@ case_apparmor() {
 		out=$(grep -v -e '^nsrun (enforce) ' -e '^nsrun_payload//&nsrun_userns (enforce) ' "$log")
 		check_eq "preloaded code runs under no other profile (not nsrun_userns)" "" "$out"
 	done
+	for MODE in root unpriv; do
+		case_apparmor_env_fd
+	done
 	MODE=unpriv
 	case_apparmor_attach ""
 	case_apparmor_attach --json-status-fd
+	case_apparmor_no_hand_over "$prof"
 	apparmor_parser -R "$prof" >/dev/null 2>&1
+}
+
+# NSRUN_APPARMOR_ENV_FD names the memfd that carries the environment over the hand-over's
+# exec; nothing else is taken: not stdio (with 2, the message was lost with the stderr it
+# closed), not a file, whichever profile reads it: the entry one (the caller set it), or
+# nsrun_userns (code under the entry profile, here aa-exec's, exec'd nsrun with it set).
+# The refusal is one line on stderr, exit 1, and the command does not run.
+case_apparmor_env_fd() {
+	local fake="$TMP/fake-environ" out msg via rc
+	msg='^nsrun: AppArmor hand-over: NSRUN_APPARMOR_ENV_FD=%s names %s, not the sealed memfd nsrun hands its environment over in; unset NSRUN_APPARMOR_ENV_FD \\(only nsrun sets it\\) 1$'
+	printf 'LD_PRELOAD=/nonexistent.so\0' >"$fake"
+	chmod 0644 "$fake"
+	# what env runs under the entry profile goes straight to nsrun_userns, in secure mode
+	# (the loader drops LD_LIBRARY_PATH), and there reads the variable
+	out=$(as_user aa-exec -p nsrun -- env LD_LIBRARY_PATH=/nonexistent/lib "$BIN/nsrun" \
+		--ro-bind / / -- sh -c 'cat /proc/self/attr/current; printenv LD_LIBRARY_PATH || echo scrubbed' 2>&1)
+	check_eq "(control) nsrun exec'd from the entry profile runs under nsrun_userns, in secure mode" \
+		$'0 nsrun_payload//&nsrun_userns (enforce)\nscrubbed' "$? $out"
+	for via in "" "aa-exec -p nsrun --"; do
+		# shellcheck disable=SC2086 # $via: the words of an optional command
+		out=$(as_user $via env NSRUN_APPARMOR_ENV_FD=2 "$BIN/nsrun" --ro-bind / / echo ran 2>&1)
+		rc=$?
+		# shellcheck disable=SC2059 # $msg: the format
+		check_match "${via:-the caller} sets NSRUN_APPARMOR_ENV_FD=2: refused on stderr, exit 1" \
+			"$(printf "$msg" 2 'standard error')" "$out $rc"
+		# shellcheck disable=SC2086
+		out=$(as_user $via env NSRUN_APPARMOR_ENV_FD=0 "$BIN/nsrun" --ro-bind / / echo ran \
+			2>&1 <"$fake")
+		rc=$?
+		# shellcheck disable=SC2059
+		check_match "${via:-the caller} sets NSRUN_APPARMOR_ENV_FD=0: refused, exit 1" \
+			"$(printf "$msg" 0 'standard input')" "$out $rc"
+		# shellcheck disable=SC2086
+		out=$(as_user $via env NSRUN_APPARMOR_ENV_FD=5 "$BIN/nsrun" --ro-bind / / echo ran \
+			2>&1 5<"$fake")
+		rc=$?
+		# shellcheck disable=SC2059
+		check_match "${via:-the caller} names an ordinary file: refused, exit 1" \
+			"$(printf "$msg" 5 'a file (that is not a memfd|without the seals nsrun sets)')" "$out $rc"
+	done
+}
+
+# When the exec does not move to nsrun_userns (a profile whose entry rule is ix, as a
+# broken or stale profile could be), nsrun comes back under the entry profile with its
+# own memfd: that is still named as the profile's fault, not the variable's.
+case_apparmor_no_hand_over() {
+	local broken="$TMP/apparmor-profile-broken" out
+	sed -e "s#Px -> nsrun_userns#ix#" "$1" >"$broken"
+	apparmor_parser --skip-cache -r "$broken" >/dev/null 2>&1
+	out=$(as_user "$BIN/nsrun" --ro-bind / / echo ran 2>&1)
+	check_eq "an exec that stays under the entry profile: 'did not hand over', exit 1" \
+		"nsrun: AppArmor profile 'nsrun' did not hand over to 'nsrun_userns': reload /etc/apparmor.d/nsrun (apparmor_parser -r) 1" \
+		"$out $?"
+	apparmor_parser --skip-cache -r "$1" >/dev/null 2>&1
 }
 
 # PTRACE_ATTACH from another process of the same user (Yama's ptrace_scope 0, so that
