@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # tap.sh: the TAP vocabulary of every shell suite (integration, compat, meta): ok,
 # not_ok, skip, diag, the check* assertions, skip_all and done_testing. A suite that runs
-# its cases per mode sets MODE (root|unpriv), and each line then says which. POSIX sh.
+# its cases per mode sets MODE (root|unpriv; NOUSERNS=1: root without a user namespace),
+# and each line then says which. POSIX sh.
 
 TEST_NUM=0
 TEST_FAILED=0
 
-ok() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - ${MODE:+[$MODE] }$*"; }
-not_ok() { TEST_NUM=$((TEST_NUM + 1)); TEST_FAILED=1; echo "not ok $TEST_NUM - ${MODE:+[$MODE] }$*"; }
-skip() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - ${MODE:+[$MODE] }$1 # SKIP ${2:-}"; }
+ok() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - ${MODE:+[$MODE${NOUSERNS:+, no userns}] }$*"; }
+not_ok() { TEST_NUM=$((TEST_NUM + 1)); TEST_FAILED=1; echo "not ok $TEST_NUM - ${MODE:+[$MODE${NOUSERNS:+, no userns}] }$*"; }
+skip() { TEST_NUM=$((TEST_NUM + 1)); echo "ok $TEST_NUM - ${MODE:+[$MODE${NOUSERNS:+, no userns}] }$1 # SKIP ${2:-}"; }
 diag() { printf '# %s\n' "$@"; }
 
 # skip_all REASON: the whole suite skips, or fails under NSRUN_MUST_WORK=1 (CI).

@@ -3,8 +3,9 @@
 # lib.sh: TAP helpers for nsrun's integration tests. Source it, then call
 # `need_ns`, write cases with `ok`/`not_ok`/`check*`, and end with `done_testing`.
 # Each case that should hold for root and unprivileged runs goes in a function
-# run by `for_each_mode`, which sets MODE=root|unpriv; `nsrun` runs the binary
-# in the current mode (unpriv: setpriv to 65534 on a 0755 copy of the binaries).
+# run by `for_each_mode`, which sets MODE=root|unpriv (and NOUSERNS=1 for root without a
+# user namespace, in the suites that ask for it); `nsrun` runs the binary in the current
+# mode (unpriv: setpriv to 65534 on a 0755 copy of the binaries).
 # NSRUN_MUST_WORK=1 turns "cannot create namespaces" from a skip into a failure.
 
 set -u
@@ -36,6 +37,8 @@ UNPRIV_GID=65534
 
 # shellcheck source=tests/tap.sh
 . "$top_srcdir/tests/tap.sh"
+# shellcheck source=tests/userns-args.sh
+. "$top_srcdir/tests/userns-args.sh"
 
 # long_name BASE LEN: BASE extended to LEN bytes by components of d's (200 at most), for
 # the name-length limits: PATH_MAX, a page of mount options, fsconfig's 255 bytes.
@@ -70,10 +73,22 @@ run_wrapped() {
 	fi
 }
 
+# run_in_mode BINARY ARGS...: BINARY in the current mode; root without a user namespace
+# (NOUSERNS=1) gets its options through without_userns.
+run_in_mode() {
+	local bin=$1
+	shift
+	if [ -n "${NOUSERNS:-}" ]; then
+		without_userns "$@"
+		set -- "${NS_ARGS[@]}"
+	fi
+	run_wrapped "$bin" "$@"
+}
+
 # nsrun ARGS...: the binary under test, in the current MODE.
-nsrun() { run_wrapped "$BIN/nsrun" "$@"; }
+nsrun() { run_in_mode "$BIN/nsrun" "$@"; }
 # bwrap_nsrun ARGS...: the same binary invoked under the name bwrap.
-bwrap_nsrun() { run_wrapped "$BIN/bwrap" "$@"; }
+bwrap_nsrun() { run_in_mode "$BIN/bwrap" "$@"; }
 
 
 # get KEY TEXT: the value of the first "KEY=value" line of TEXT (the probe's output).
@@ -110,12 +125,24 @@ need_landlock() {
 	[ -n "$abi" ] && [ "$abi" -ge "$1" ] || skip_all "Landlock ABI $1 needed (have ${abi:-none})"
 }
 
-# for_each_mode FN: runs FN as root (when the suite runs as root) and unprivileged.
+# also_without_userns: the suites that run attacks call it once, so that for_each_mode runs
+# each case as root a second time without a user namespace (NOUSERNS=1, MODE still root,
+# shown as [root, no userns]): the host's root with every capability it keeps there.
+ALSO_NOUSERNS=
+also_without_userns() { ALSO_NOUSERNS=1; }
+
+# for_each_mode FN: runs FN as root (when the suite runs as root; a second time without a
+# user namespace after also_without_userns) and unprivileged.
 for_each_mode() {
 	local fn=$1
 	if is_root; then
 		MODE=root
 		"$fn"
+		if [ -n "$ALSO_NOUSERNS" ]; then
+			NOUSERNS=1
+			"$fn"
+			NOUSERNS=
+		fi
 	fi
 	MODE=unpriv
 	"$fn"

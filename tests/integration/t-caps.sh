@@ -95,7 +95,9 @@ for_each_mode test_recursive
 test_join() {
 	local w="$TMP/join-$MODE" pid i out bg
 	mkdir -p "$w"
-	nsrun --ro-bind / / --unshare-user --unshare-pid --info-fd 3 "$PROBE" sleep 3 3>"$w/info" >/dev/null 2>&1 &
+	# Long enough for a loaded machine; ended with nsrun (--die-with-parent) below.
+	nsrun --ro-bind / / --unshare-user --unshare-pid --die-with-parent --info-fd 3 "$PROBE" sleep 60 \
+		3>"$w/info" >/dev/null 2>&1 &
 	bg=$!
 	for ((i = 0; i < 50; i++)); do
 		pid=$(jkey child-pid "$(cat "$w/info" 2>/dev/null)")

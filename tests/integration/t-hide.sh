@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # t-hide.sh: --overlay-hide / --overlay-allow in real sandboxes, as root and
 # unprivileged: hidden entries are absent to stat, open, readdir and exec; allowlists

@@ -12,6 +12,7 @@
 # shellcheck disable=SC2317 # cases run via for_each_mode
 . "${top_srcdir:?}/tests/integration/lib.sh"
 need_ns
+also_without_userns
 
 ORACLE=
 if [ -n "${NSRUN_ORACLE_OUT:-}" ] && [ -x "$NSRUN_ORACLE_OUT/bwrap" ] &&

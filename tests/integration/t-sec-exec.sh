@@ -12,6 +12,7 @@
 # installs one alone, for the filter's own cases (other architectures, a shared tty).
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
+also_without_userns
 
 HELPERS=${NSRUN_HELPERS:-$(dirname "$NSRUN_PROBE")}
 for h in sec-attack seccomp-guard; do

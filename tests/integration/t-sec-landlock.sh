@@ -16,6 +16,7 @@
 
 need_ns
 need_landlock 1
+also_without_userns
 
 ABI=$("$NSRUN" --landlock-abi | sed -n '1s/^abi=//p')
 cp "$NSRUN_HELPERS/fake-landlock" "$BIN/fake-landlock"

@@ -5,6 +5,7 @@
 # fds, bad data and mixing the two options, all with exit 1 and no command run.
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
+also_without_userns
 
 
 DENY=${NSRUN_HELPERS:-$(dirname "$NSRUN_PROBE")}/seccomp-deny
