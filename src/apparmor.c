@@ -74,6 +74,20 @@ static bool profile_at(int proc_fd, char *buf, size_t len)
 	return label_at(proc_fd, buf, len) && first_profile(buf);
 }
 
+bool apparmor_label_has(const char *label, const char *profile)
+{
+	size_t n = strlen(profile);
+
+	for (const char *p = label;; p += 3) {
+		if (strncmp(p, profile, n) == 0 &&
+		    (p[n] == '\0' || p[n] == ' ' || strncmp(p + n, "//&", 3) == 0))
+			return true;
+		p = strstr(p, "//&");
+		if (!p)
+			return false;
+	}
+}
+
 bool apparmor_profile(char *buf, size_t len)
 {
 	_cleanup_close_ int proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -213,13 +227,32 @@ int apparmor_env_restore(int proc_fd, const char *fd_text, char ***envp, struct 
 	return unsetenv(APPARMOR_ENV_FD_VAR);
 }
 
+/* Whatever an nsrun sandbox runs keeps nsrun_payload (under no_new_privs a label can only
+ * stack more), and that profile denies every capability in every user namespace: a
+ * sandbox can be neither built there (ID maps, mounts) nor joined (setns). Said at once,
+ * rather than as the EPERM of whichever step comes first. */
+static int refuse_nested(struct nsrun_error *err)
+{
+	return error_fail_closed(
+		err, error_set_plain(err, EPERM,
+				     "AppArmor: can't build a sandbox inside a sandbox of nsrun's: "
+				     "its profile '%s' denies every capability, in any user "
+				     "namespace; give the outer sandbox these options instead, or "
+				     "start this one from outside it",
+				     APPARMOR_PROFILE_PAYLOAD));
+}
+
 int apparmor_hand_over(char **argv, char ***envp, struct nsrun_error *err)
 {
 	const char *fd_text = getenv(APPARMOR_ENV_FD_VAR);
 	_cleanup_close_ int proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	char label[512];
 
-	if (proc_fd < 0 || !label_at(proc_fd, label, sizeof(label)) || !first_profile(label))
+	if (proc_fd < 0 || !label_at(proc_fd, label, sizeof(label)))
+		return 0;
+	if (apparmor_label_has(label, APPARMOR_PROFILE_PAYLOAD))
+		return refuse_nested(err);
+	if (!first_profile(label))
 		return 0;
 	/* Holding the grant: no other process of the caller's may trace this one (the
 	 * setup child is dumpable only to write its ID maps: start_handshake). */

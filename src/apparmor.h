@@ -35,7 +35,9 @@ int apparmor_drop_grant(int proc_fd, struct nsrun_error *err);
 /* Under the entry profile: exec nsrun again, so that it runs under the profile with the
  * grant, its loader in secure mode; the environment is carried in a memfd, since the
  * scrubbing drops variables the command must still get. Under the granting profile:
- * *envp becomes that environment (nsrun's own is left as it is). Elsewhere: nothing.
+ * *envp becomes that environment (nsrun's own is left as it is). Inside a sandbox of
+ * nsrun's (the label stacks APPARMOR_PROFILE_PAYLOAD, which denies every capability):
+ * refuses at once (exit 126), as no sandbox can be built there. Elsewhere: nothing.
  * Returns only on success or error. */
 int apparmor_hand_over(char **argv, char ***envp, struct nsrun_error *err);
 
@@ -46,3 +48,7 @@ int apparmor_hand_over(char **argv, char ***envp, struct nsrun_error *err);
  * The memfd is read into *envp, closed, and the variable unset. */
 int apparmor_env_save(struct nsrun_error *err);
 int apparmor_env_restore(int proc_fd, const char *fd_text, char ***envp, struct nsrun_error *err);
+
+/* Whether the AppArmor label LABEL ("a//&b (enforce)", as attr/current shows it) stacks
+ * the profile PROFILE. */
+bool apparmor_label_has(const char *label, const char *profile);

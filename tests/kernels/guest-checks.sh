@@ -611,6 +611,7 @@ case_apparmor() {
 	done
 	for MODE in root unpriv; do
 		case_apparmor_env_fd
+		case_apparmor_nested
 	done
 	MODE=unpriv
 	case_apparmor_attach ""
@@ -657,6 +658,31 @@ case_apparmor_env_fd() {
 		check_match "${via:-the caller} names an ordinary file: refused, exit 1" \
 			"$(printf "$msg" 5 'a file (that is not a memfd|without the seals nsrun sets)')" "$out $rc"
 	done
+}
+
+# A sandbox inside a sandbox of nsrun's: what nsrun runs keeps nsrun_payload (no_new_privs),
+# which denies every capability in every user namespace, so no sandbox can be built there
+# (nor joined: setns needs CAP_SYS_ADMIN too). The inner nsrun says so at once, exit 126,
+# whether it starts under the entry profile (/usr/bin/nsrun) or from another path.
+case_apparmor_nested() {
+	local out want copy="$TMP/nsrun-unattached"
+	want="^nsrun: AppArmor: can't build a sandbox inside a sandbox of nsrun's: its profile 'nsrun_payload' denies every capability, in any user namespace; give the outer sandbox these options instead, or start this one from outside it 126$"
+	cp "$BIN/nsrun" "$copy"
+	chmod 0755 "$copy"
+	out=$(nsrun --ro-bind / / --unshare-all -- "$BIN/nsrun" --ro-bind / / --unshare-all \
+		-- echo ran 2>&1)
+	check_match "nested nsrun (the inner one under the entry profile, its own user namespace): refused at once, 126" \
+		"$want" "$out $?"
+	out=$(nsrun --ro-bind / / --unshare-all -- "$BIN/nsrun" --ro-bind / / --unshare-pid \
+		-- echo ran 2>&1)
+	check_match "nested nsrun without a user namespace of its own: refused, 126" "$want" "$out $?"
+	out=$(nsrun --ro-bind / / --unshare-all -- "$copy" --ro-bind / / --unshare-all \
+		-- echo ran 2>&1)
+	check_match "nested nsrun from a path no profile attaches to (stays nsrun_payload): refused, 126" \
+		"$want" "$out $?"
+	out=$(nsrun --ro-bind / / --unshare-all -- unshare -Urm true 2>&1)
+	check_match "(why) the payload gets no capability in a user namespace it makes" \
+		"Operation not permitted" "$out"
 }
 
 # When the exec does not move to nsrun_userns (a profile whose entry rule is ix, as a

@@ -3,8 +3,8 @@
  * test-apparmor.c: the AppArmor hand-over's two ends without AppArmor: the environment
  * crosses in a sealed memfd and comes back whole; the restoring end takes nothing but
  * that memfd (never stdio, a file, a pipe or another memfd), and leaves what it refuses
- * open. The profiles run for real in the kernel guest checks
- * (tests/kernels/guest-checks.sh, case_apparmor).
+ * open. And how a label's stack is read. The profiles run for real in the kernel guest
+ * checks (tests/kernels/guest-checks.sh, case_apparmor).
  */
 #include "config.h"
 
@@ -180,6 +180,25 @@ static void test_refuses_bad_numbers(void **state)
 	close(proc);
 }
 
+static void test_label_has(void **state)
+{
+	(void)state;
+	assert_true(apparmor_label_has("nsrun_payload (enforce)", "nsrun_payload"));
+	assert_true(apparmor_label_has("nsrun_payload//&nsrun_userns (enforce)", "nsrun_payload"));
+	assert_true(apparmor_label_has("nsrun_payload//&nsrun_userns (enforce)", "nsrun_userns"));
+	assert_true(apparmor_label_has("nsrun//&nsrun_payload//&nsrun_userns (enforce)",
+				       "nsrun_payload"));
+	assert_true(apparmor_label_has("a (complain)//&nsrun_payload (enforce)", "nsrun_payload"));
+	assert_true(apparmor_label_has("nsrun_payload", "nsrun_payload"));
+	assert_false(apparmor_label_has("unconfined", "nsrun_payload"));
+	assert_false(apparmor_label_has("nsrun_userns (enforce)", "nsrun_payload"));
+	assert_false(apparmor_label_has("nsrun_payload_x (enforce)", "nsrun_payload"));
+	assert_false(apparmor_label_has("x_nsrun_payload (enforce)", "nsrun_payload"));
+	assert_false(apparmor_label_has("nsrun_payload//hat (enforce)", "nsrun_payload"));
+	assert_false(apparmor_label_has("nsrun (enforce)", "nsrun_payload"));
+	assert_false(apparmor_label_has("nsrun_userns//&nsrun (enforce)", "nsrun_payload"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_refuses_files),
 		cmocka_unit_test(test_refuses_other_memfds),
 		cmocka_unit_test(test_refuses_bad_numbers),
+		cmocka_unit_test(test_label_has),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
