@@ -119,15 +119,29 @@ static uint64_t known(void)
 	return n >= 64 ? UINT64_MAX : (1ull << n) - 1;
 }
 
-int caps_get_effective(uint64_t *ret, struct nsrun_error *err)
+static int caps_get(bool permitted, uint64_t *ret, struct nsrun_error *err)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
 
 	if (sys_capget(&h, d) < 0)
 		return error_set(err, errno, "capget failed");
-	*ret = ((uint64_t)d[1].effective << 32 | d[0].effective) & known();
+	if (permitted)
+		*ret = (uint64_t)d[1].permitted << 32 | d[0].permitted;
+	else
+		*ret = (uint64_t)d[1].effective << 32 | d[0].effective;
+	*ret &= known();
 	return 0;
+}
+
+int caps_get_effective(uint64_t *ret, struct nsrun_error *err)
+{
+	return caps_get(false, ret, err);
+}
+
+int caps_get_permitted(uint64_t *ret, struct nsrun_error *err)
+{
+	return caps_get(true, ret, err);
 }
 
 int caps_bound(uint64_t keep, struct nsrun_error *err)

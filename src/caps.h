@@ -36,6 +36,8 @@ uint64_t caps_requested(const struct caps_config *cfg, uint64_t base);
 
 /* The caller's effective set (for the root base). */
 int caps_get_effective(uint64_t *ret, struct nsrun_error *err);
+/* The permitted set: under NO_NEW_PRIVS, the most an exec can leave the next image. */
+int caps_get_permitted(uint64_t *ret, struct nsrun_error *err);
 
 /* Drops every capability not in keep from the bounding set. EINVAL/EPERM are ignored,
  * as bwrap does (unknown caps, no CAP_SETPCAP). */

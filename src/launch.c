@@ -105,6 +105,20 @@ static char **payload_argv(const struct plan *plan)
 	return argv;
 }
 
+/* Whether this process holds CAP_SYS_ADMIN over the initial user namespace's objects:
+ * asked of the kernel, after the last change to the sets, not of the plan. Under
+ * NO_NEW_PRIVS the exec can only keep or lose what is permitted now. Without an
+ * answer, assume it does. */
+static bool holds_host_admin(const struct launch_ctx *ctx)
+{
+	uint64_t have = UINT64_MAX;
+
+	if (ctx->in_userns)
+		return false;
+	(void)caps_get_permitted(&have, NULL);
+	return have & (UINT64_C(1) << CAP_SYS_ADMIN);
+}
+
 /* nsrun's own seccomp guards, for what Landlock and mount flags cannot refuse. */
 static unsigned guards(const struct launch_ctx *ctx)
 {
@@ -126,7 +140,7 @@ static unsigned guards(const struct launch_ctx *ctx)
 	}
 	/* CAP_SYS_ADMIN in the initial user namespace lets TIOCSTI reach a terminal that
 	 * is not the controlling one, so --new-session alone does not stop it there. */
-	if (plan->proc.new_session && !ctx->in_userns && (ctx->caps & (1ULL << CAP_SYS_ADMIN)))
+	if (plan->proc.new_session && holds_host_admin(ctx))
 		g |= SECCOMP_GUARD_TIOCSTI;
 	return g;
 }

@@ -33,7 +33,9 @@ struct launch_ctx {
 	gid_t real_gid;
 	uid_t sandbox_uid; /* --uid, else real_uid */
 	gid_t sandbox_gid;
-	uint64_t caps; /* the payload's capabilities (caps_requested) */
+	uint64_t caps;	     /* the payload's capabilities, in every mode (decide_caps) */
+	uint64_t caps_taken; /* what a boundary took away: out of the bounding set too */
+	bool caps_as_is;     /* root that asked for nothing and lost nothing: nothing applied */
 	/* --die-with-parent: whose death ends this process. The read end of a pipe whose
 	 * only write end the monitor holds (exact inside a new pid namespace, where
 	 * getppid() says 0), else -1 and the pid getppid() must keep returning. */

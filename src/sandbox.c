@@ -323,9 +323,9 @@ static int join_namespaces(const struct plan *plan, struct nsrun_error *err)
 
 /* A boundary holds only while the command cannot undo it: --landlock-exec (remounting
  * without noexec) and the cgroup limits (uncovering the cgroup tree, real-time
- * scheduling). Root's default capabilities lose what would undo them, and asking for it
- * is refused. */
-static int keep_boundaries(const struct plan *plan, uint64_t *caps, struct nsrun_error *err)
+ * scheduling). Asking for what would undo them is refused; *taken is what the command
+ * loses whatever it would otherwise keep (root's own set included). */
+static int keep_boundaries(const struct plan *plan, uint64_t *taken, struct nsrun_error *err)
 {
 	uint64_t asked = caps_requested(&plan->caps, 0);
 
@@ -342,10 +342,41 @@ static int keep_boundaries(const struct plan *plan, uint64_t *caps, struct nsrun
 				 "CAP_SYS_ADMIN, CAP_SYS_NICE, CAP_SYS_MODULE, CAP_SYS_RAWIO or "
 				 "CAP_SYS_BOOT (or ALL): with them the command could uncover the "
 				 "cgroup tree or schedule itself in real time, past --cpu-max");
+	*taken = 0;
 	if (plan->landlock.exec)
-		*caps &= ~CAPS_EXEC_BOUNDARY_BREAKERS;
+		*taken |= CAPS_EXEC_BOUNDARY_BREAKERS;
 	if (plan_has_limits(plan))
-		*caps &= ~CAPS_LIMIT_BREAKERS;
+		*taken |= CAPS_LIMIT_BREAKERS;
+	return 0;
+}
+
+/* The command's capabilities, decided once and applied in every mode: what root has
+ * or the user namespace grants, changed by --cap-add/--cap-drop, less what a boundary
+ * takes away. Only root that asked for nothing and lost nothing is left as it is (bwrap
+ * sets nothing then: an outer seccomp policy may refuse capset). */
+static int decide_caps(const struct plan *plan, struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	uint64_t base = 0, taken = 0;
+	int r;
+
+	/* --landlock-only starts from no capabilities at all, root or not. */
+	if (ctx->real_root && !plan->landlock.only) {
+		r = caps_get_effective(&base, err);
+		if (r < 0)
+			return r;
+	}
+	ctx->caps = caps_requested(&plan->caps, base);
+	/* Root without a user namespace cannot gain what it lacks (a container's bounding
+	 * set): bwrap quietly keeps what is there, so `--cap-add all` (mkosi) still runs. */
+	if (ctx->real_root && !ctx->in_userns && !plan->landlock.only)
+		ctx->caps &= base;
+	r = keep_boundaries(plan, &taken, err);
+	if (r < 0)
+		return r;
+	ctx->caps &= ~taken;
+	ctx->caps_taken = taken;
+	ctx->caps_as_is = ctx->real_root && !plan->landlock.only && plan->caps.n_ops == 0 &&
+			  taken == 0;
 	return 0;
 }
 
@@ -382,7 +413,6 @@ static void trace_ctx(const struct launch_ctx *ctx)
 static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	struct userns_request req = { 0 };
-	uint64_t base = 0;
 	bool userns = want_userns(plan);
 	int r;
 
@@ -396,26 +426,9 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	r = clone_flags(plan, userns, &ctx->clone_flags, err);
 	if (r < 0)
 		return r;
-	/* --landlock-only starts from no capabilities at all, root or not. */
-	if (ctx->real_root && !plan->landlock.only) {
-		r = caps_get_effective(&base, err);
-		if (r < 0)
-			return r;
-	}
-	ctx->caps = caps_requested(&plan->caps, base);
-	r = keep_boundaries(plan, &ctx->caps, err);
+	r = decide_caps(plan, ctx, err);
 	if (r < 0)
 		return r;
-	/* Root without a user namespace cannot gain what it lacks (a container's bounding
-	 * set): bwrap quietly keeps what is there, so `--cap-add all` (mkosi) still runs. */
-	if (ctx->real_root && !ctx->in_userns) {
-		uint64_t have = 0;
-
-		r = caps_get_effective(&have, err);
-		if (r < 0)
-			return r;
-		ctx->caps &= have;
-	}
 	req.unshare = userns;
 	req.maps_external = plan->sync.userns_block_fd >= 0;
 	for (size_t i = 0; i < plan->n_ops; i++)
@@ -715,10 +728,10 @@ int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 	/* First, while nsrun is nobody's subreaper: the guard that removes the cgroup if
 	 * nsrun dies must not stay nsrun's descendant. */
 	if (plan_has_limits(plan)) {
-		uint64_t caps = 0;
+		uint64_t taken = 0;
 
 		/* Its refusals are usage errors: before anything is made. */
-		r = keep_boundaries(plan, &caps, err);
+		r = keep_boundaries(plan, &taken, err);
 		if (r == 0)
 			r = cgroup_create(&plan->limits, &mon.cg, err);
 		if (r < 0)

@@ -157,16 +157,17 @@ static int switch_ids(const struct launch_ctx *ctx, struct nsrun_error *err)
 	return 0;
 }
 
-/* bwrap's drop_privs: keep the requested caps. As root with no --cap-add/--cap-drop
- * nothing is changed at all (capset may be denied by an outer seccomp policy). */
+/* bwrap's drop_privs: keep the decided caps. Root left as it is changes nothing (capset
+ * may be denied by an outer seccomp policy); where a boundary took some away, a refusal
+ * means the boundary cannot hold. */
 static int drop_privs(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	int r;
 
-	if (!(ctx->real_root && ctx->plan->caps.n_ops == 0)) {
+	if (!ctx->caps_as_is) {
 		r = caps_set(ctx->caps, err);
 		if (r < 0)
-			return r;
+			return ctx->caps_taken ? error_fail_closed(err, r) : r;
 	}
 	r = apparmor_drop_grant(ctx->proc_fd, err);
 	if (r < 0)
@@ -393,6 +394,12 @@ static int prepare(const struct launch_ctx *ctx, struct nsrun_error *err)
 	 * there; nothing is executed in between, so one pass of 41 prctls is enough. */
 	if (r == 0 && ctx->in_userns && !ctx->userns.second)
 		r = caps_bound(ctx->caps, err);
+	/* Root keeps its bounding set as bwrap leaves it, less what a boundary took away. */
+	if (r == 0 && !ctx->in_userns && ctx->caps_taken) {
+		r = caps_bound(~ctx->caps_taken, err);
+		if (r < 0)
+			error_fail_closed(err, r);
+	}
 	if (r == 0 && (ctx->clone_flags & CLONE_NEWNET))
 		r = loopback_setup(err);
 	if (r == 0)

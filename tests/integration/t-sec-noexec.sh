@@ -14,6 +14,7 @@
 
 need_ns
 need_landlock 1
+also_without_userns
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -333,10 +334,10 @@ attr = ctypes.create_string_buffer(struct.pack("QQQQ", 0, 0x8, 0, 0))  # clear N
 r = libc.syscall(442, -100, sys.argv[1].encode(), 0x8000, attr, 32)  # mount_setattr
 print("mount_setattr:", "done" if r == 0 else os.strerror(ctypes.get_errno()))'
 case_caps() {
-	local out rc c
+	local out rc c set caps
 	setup
 	out=$(nsrun --unshare-all --ro-bind / / --bind "$WS" /mnt --landlock-rw /mnt \
-		--landlock-exec /usr -- /bin/sh -c 'grep CapEff /proc/self/status
+		--landlock-exec /usr -- /bin/sh -c 'grep -E "^Cap(Eff|Bnd)" /proc/self/status
 			python3 -c "$1" /mnt; cp /usr/bin/echo /mnt/evil && "$2" /mnt/evil PWNED
 			echo "rc=$?"' sh "$REMOUNT" "$LD" 2>&1)
 	# (make check-legacy's filter answers ENOSYS for the mount API, in the sandbox too)
@@ -348,6 +349,11 @@ case_caps() {
 		check_match "capabilities: root keeps the others (CAP_CHOWN, CAP_NET_ADMIN)" \
 			'^CapEff:.*[13579bdf]$' "$out"
 	fi
+	for set in CapEff CapBnd; do
+		caps=$(printf '%s\n' "$out" | sed -n "s/^$set:[[:space:]]*//p")
+		check_eq "capabilities: $set holds none of CAP_SYS_ADMIN, _MODULE, _RAWIO, _BOOT (${caps:-none})" \
+			0 "$(( 16#${caps:-ffff} & (1 << 21 | 1 << 16 | 1 << 17 | 1 << 22) ))"
+	done
 	for c in CAP_SYS_ADMIN cap_sys_module CAP_SYS_RAWIO CAP_SYS_BOOT ALL; do
 		out=$(nsrun --unshare-all --ro-bind / / --bind "$WS" /mnt --cap-add "$c" \
 			--landlock-rw /mnt --landlock-exec /usr -- true 2>&1)

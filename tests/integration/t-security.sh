@@ -10,6 +10,7 @@
 . "${top_srcdir:?}/tests/integration/lib.sh"
 
 need_ns
+also_without_userns
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -242,6 +243,27 @@ tiocsti=Operation not permitted" "$out"
 tiocsti=Operation not permitted" "$out"
 }
 for_each_mode case_tty
+
+# A boundary that takes CAP_SYS_ADMIN away must not take the TIOCSTI guard with it: root
+# without a user namespace runs the command without the capability, with or without one
+# the line stays out of the caller's terminal, and no --cap-drop is needed for it.
+case_tty_boundary() {
+	local out pre=() ns caps set
+	[ "$MODE" = unpriv ] && is_root && pre=(setpriv --reuid="$UNPRIV_UID" --regid="$UNPRIV_GID" --clear-groups --)
+	for ns in "" --unshare-all; do
+		# shellcheck disable=SC2086 # no namespace option at all, or one
+		out=$(in_pty "${pre[@]}" "$BIN/nsrun" "${HOST[@]}" $ns --new-session --landlock-exec /usr -- \
+			/bin/sh -c 'grep -E "^Cap(Eff|Bnd):" /proc/self/status; perl "$1"' _ "$BIN/tiocsti.pl")
+		check_match "tty: --new-session --landlock-exec ${ns:-(no namespace option)}: TIOCSTI refused" \
+			'^tiocsti=Operation not permitted$' "$out"
+		for set in Eff Bnd; do
+			caps=$(printf '%s\n' "$out" | sed -n "s/^Cap$set:[[:space:]]*//p")
+			check_eq "tty: ... ${ns:-(no namespace option)}: Cap$set lacks CAP_SYS_ADMIN (${caps:-none})" 0 \
+				"$(( (16#${caps:-200000} >> 21) & 1 ))"
+		done
+	done
+}
+for_each_mode case_tty_boundary
 
 # ---- NO_NEW_PRIVS is always set --------------------------------------------------------------
 case_nnp() {
