@@ -419,10 +419,20 @@ _noreturn_ void launch_in_place(struct launch_ctx *ctx)
 	launch_payload(ctx, plan->proc.envp, &mask);
 }
 
+void launch_close_monitor_fds(const struct plan *plan)
+{
+	int fds[] = { plan->sync.info_fd, plan->sync.json_status_fd, plan->sync.userns_block_fd };
+
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
 _noreturn_ void launch_in_place_child(struct launch_ctx *ctx)
 {
 	static struct nsrun_error err; /* see error.h */
 
+	launch_close_monitor_fds(ctx->plan);
 	if (status_report_ns(ctx->proc_fd, 0, ctx->status_fd, &err) < 0)
 		launch_fail(ctx, &err);
 	if (ctx->go_fd >= 0) {

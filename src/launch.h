@@ -61,6 +61,11 @@ void launch_send_error(int error_fd, const struct nsrun_error *err);
  * child ended before exec without a word, -errno with err filled on a failure. */
 int launch_read_outcome(const char *buf, ssize_t len, struct nsrun_error *err);
 
+/* The status fds (--info-fd, --json-status-fd, --userns-block-fd) belong to the monitor:
+ * a process that will become the command closes them first, so that the command can
+ * neither forge nor hold open what nsrun reports. */
+void launch_close_monitor_fds(const struct plan *plan);
+
 /* Reports err (error pipe, or print and exit with err->status in place) and exits. */
 _noreturn_ void launch_fail(const struct launch_ctx *ctx, struct nsrun_error *err);
 

@@ -378,13 +378,7 @@ static int prepare(const struct launch_ctx *ctx, struct nsrun_error *err)
 	const struct plan *plan = ctx->plan;
 	int r;
 
-	/* The status fds belong to the monitor; the payload must not hold them open. */
-	if (plan->sync.info_fd >= 0)
-		close(plan->sync.info_fd);
-	if (plan->sync.json_status_fd >= 0)
-		close(plan->sync.json_status_fd);
-	if (plan->sync.userns_block_fd >= 0)
-		close(plan->sync.userns_block_fd);
+	launch_close_monitor_fds(plan);
 	r = start_handshake(ctx, err);
 	if (r == 0)
 		r = nest_pidns(ctx, err);

@@ -4,16 +4,18 @@
 # --landlock-only keeps no capability (class 4), --landlock-only --landlock-exec runs no
 # file the command wrote (class 5), --die-with-parent leaves nothing behind however early
 # the caller or the monitor dies (class 10), --landlock-only --new-session from a process
-# group leader (low).
+# group leader (low), and the status fd under --landlock-only beyond the command's reach.
 # shellcheck disable=SC2016,SC2317 # snippets expand in the sandboxed shell; cases run via for_each_mode
 # shellcheck source=tests/integration/lib.sh
 . "${top_srcdir:?}/tests/integration/lib.sh"
 
 need_ns
 need_landlock 1
+also_without_userns
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
+ABI=$("$NSRUN" --landlock-abi 2>/dev/null | sed -n 's/^abi=\([0-9]*\).*/\1/p')
 LDSO=$(readlink -f /lib64/ld-linux-x86-64.so.2 2>/dev/null || true)
 LIBC=$(ldd /bin/true | awk '/libc\.so/ { print $3 }')
 # usrmerge: /bin, /lib and /lib64 may be symlinks; Landlock rule paths must not be.
@@ -172,5 +174,49 @@ case_session() {
 		'^sid=([0-9]+) me=\1$' "$out"
 }
 for_each_mode case_session
+
+# ---- medium: under --landlock-only --json-status-fd the command cannot forge the status -----
+# The command is nsrun's child there; the status fd is nsrun's alone. It cannot write it,
+# reopen it through /proc/PPID/fd (Landlock's domain keeps ptrace access to the monitor
+# out), and with --landlock-scope it cannot kill nsrun either. Without the scope it can:
+# then the document ends with no "exit-code", which is what a caller must check.
+FORGE='{ printf "{ \"exit-code\": 0 }\n" >&5; } 2>/dev/null && echo forged-inherited
+{ printf "{ \"exit-code\": 0 }\n" >"/proc/$PPID/fd/5"; } 2>/dev/null && echo forged-reopened
+[ -e /proc/self/fd/5 ] && echo fd5-held
+exit 3'
+case_status_forgery() {
+	local out rc st
+	scratch
+	st="$S/status"
+	out=$(nsrun --landlock-only --landlock-rw "$S" --json-status-fd 5 -- sh -c "$FORGE" 5>"$st" 2>&1)
+	rc=$?
+	check_eq "landlock-only status fd: the command's status passes through" 3 "$rc"
+	check_eq "landlock-only status fd: not inherited, not reopened through /proc" "" "$out"
+	check_eq "landlock-only status fd: one exit-code document, the real one" '"exit-code": 3' \
+		"$(grep -o '"exit-code": [0-9]*' "$st" | paste -sd' ')"
+	check_eq "landlock-only status fd: the command holds the caller's fds and no fd of nsrun's" \
+		"$(as_user "$PROBE" fds 7</dev/null)" \
+		"$(nsrun --landlock-only --landlock-rw "$S" --json-status-fd 5 -- "$PROBE" fds 5>"$st" 7</dev/null)"
+	if [ "$ABI" -ge 6 ]; then
+		out=$(nsrun --landlock-only --landlock-rw "$S" --landlock-scope --json-status-fd 5 -- \
+			sh -c 'kill -KILL $PPID 2>/dev/null || echo refused; exit 4' 5>"$st" 2>&1)
+		rc=$?
+		check_eq "landlock-only status fd, --landlock-scope: the command cannot kill nsrun" \
+			"4 refused" "$rc $out"
+		check_match "... and the real exit-code is written" '"exit-code": 4' "$(cat "$st")"
+	else
+		skip "landlock-only status fd, --landlock-scope" "Landlock ABI $ABI has no scopes (6)"
+	fi
+	out=$(nsrun --landlock-only --landlock-rw "$S" --json-status-fd 5 -- \
+		sh -c 'kill -KILL $PPID; sleep 1; exit 4' 5>"$st" 2>&1)
+	rc=$?
+	check_eq "landlock-only status fd without --landlock-scope: the command can kill nsrun (documented)" \
+		137 "$rc"
+	check_eq "... and then the document has no exit-code, nothing forged" "" \
+		"$(grep -o '"exit-code"' "$st")"
+	check_match "... but the command's pid (the caller can tell it ended early)" '"child-pid": [0-9]+' \
+		"$(cat "$st")"
+}
+for_each_mode case_status_forgery
 
 done_testing
