@@ -12,6 +12,8 @@ ORACLE=${2:-}
 FORCE_ENOSYS=${3:-}
 PRELOAD_PROBE=${4:-}
 PROFILE_SRC=$(cd "$(dirname "$0")/../.." && pwd)/packaging/apparmor/nsrun
+# shellcheck source=tests/userns-args.sh
+. "$(dirname "$0")/../userns-args.sh"
 UNPRIV=65534
 N=0
 FAILED=0
@@ -382,6 +384,34 @@ print("share", "ok" if 0.15 <= s <= 0.35 else s)' 2>&1)
 		"$? $(cg_gone /nonexistent "sleep 100[23]" && echo yes)"
 	check_eq "no cgroup of nsrun's is left in $(cg_parent)" "" \
 		"$(find "$(cg_parent)" -mindepth 1 -maxdepth 1 -type d -name 'nsrun-*')"
+}
+# A limit takes away what would undo it in every mode, root without a user namespace
+# included: the command holds neither CAP_SYS_ADMIN nor CAP_SYS_NICE (nor the kernel-code
+# ones) and cannot make itself real-time past --cpu-max.
+RT='import os
+try:
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    print("realtime")
+except OSError as e:
+    print("refused", e.strerror)'
+case_limit_caps() {
+	local out ns set caps
+	local sb=(--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib
+		--symlink usr/lib64 /lib64 --ro-bind /etc /etc --proc /proc --dev /dev
+		--tmpfs /tmp --unshare-all --die-with-parent)
+	for ns in with without; do
+		[ "$MODE" = unpriv ] && [ $ns = without ] && continue
+		if [ $ns = without ]; then without_userns "${sb[@]}"; else NS_ARGS=("${sb[@]}"); fi
+		out=$(cg_nsrun "${NS_ARGS[@]}" --cpu-max 0.2 -- sh -c \
+			'grep -E "^Cap(Eff|Bnd):" /proc/self/status; python3 -c "$1"' _ "$RT" 2>&1)
+		check_match "--cpu-max, $ns a user namespace: SCHED_FIFO refused" \
+			'refused Operation not permitted$' "$out"
+		for set in Eff Bnd; do
+			caps=$(printf '%s\n' "$out" | sed -n "s/^Cap$set:[[:space:]]*//p")
+			check_eq "--cpu-max, $ns a user namespace: Cap$set lacks SYS_ADMIN, SYS_NICE, SYS_MODULE, SYS_RAWIO, SYS_BOOT (${caps:-none})" \
+				0 "$(( 16#${caps:-ffffff} & (1 << 21 | 1 << 23 | 1 << 16 | 1 << 17 | 1 << 22) ))"
+		done
+	done
 }
 case_cgroup_sources() {
 	local out
@@ -762,6 +792,7 @@ done
 if cg_setup; then
 	for MODE in root unpriv; do
 		case_cgroup
+		case_limit_caps
 	done
 	case_cgroup_sources
 	for MODE in root root+userns unpriv; do
