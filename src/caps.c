@@ -124,6 +124,10 @@ static int caps_get(bool permitted, uint64_t *ret, struct nsrun_error *err)
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
 
+	/* The permitted set decides guards: a filter that answers capget with success
+	 * without filling it in must read as every capability, never as none. */
+	if (permitted)
+		memset(d, 0xff, sizeof(d));
 	if (sys_capget(&h, d) < 0)
 		return error_set(err, errno, "capget failed");
 	if (permitted)

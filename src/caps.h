@@ -22,17 +22,26 @@ int caps_parse_name(const char *name);
  * nsrun runs as root, else none) and apply the --cap-add/--cap-drop ops in order. Pure. */
 uint64_t caps_requested(const struct caps_config *cfg, uint64_t base);
 
+/* Running code in the kernel: modules, raw memory, kexec. */
+#define CAPS_KERNEL_CODE                                                    \
+	((UINT64_C(1) << CAP_SYS_MODULE) | (UINT64_C(1) << CAP_SYS_RAWIO) | \
+	 (UINT64_C(1) << CAP_SYS_BOOT))
+
 /* What would undo --landlock-exec: remounting without noexec (mount_setattr(2), which
  * Landlock does not mediate; CAP_SYS_ADMIN, also inside a user namespace that owns the
- * mounts) and running code in the kernel (modules, raw memory, kexec). */
-#define CAPS_EXEC_BOUNDARY_BREAKERS                                         \
-	((UINT64_C(1) << CAP_SYS_ADMIN) | (UINT64_C(1) << CAP_SYS_MODULE) | \
-	 (UINT64_C(1) << CAP_SYS_RAWIO) | (UINT64_C(1) << CAP_SYS_BOOT))
+ * mounts), opening a written file through a mount without noexec by its file handle
+ * (open_by_handle_at(2): CAP_DAC_READ_SEARCH), mapping anonymous shared memory through
+ * /proc/PID/map_files (CAP_CHECKPOINT_RESTORE, Linux 5.9) and running code in the
+ * kernel. */
+#define CAPS_EXEC_BOUNDARY_BREAKERS                                                   \
+	((UINT64_C(1) << CAP_SYS_ADMIN) | (UINT64_C(1) << CAP_DAC_READ_SEARCH) |      \
+	 (UINT64_C(1) << CAP_CHECKPOINT_RESTORE) | CAPS_KERNEL_CODE)
 
-/* What would undo the cgroup limits: the exec boundary's breakers (with CAP_SYS_ADMIN the
- * command can uncover or remount what shows the cgroup tree) and real-time scheduling,
- * which cpu.max does not throttle. */
-#define CAPS_LIMIT_BREAKERS (CAPS_EXEC_BOUNDARY_BREAKERS | (UINT64_C(1) << CAP_SYS_NICE))
+/* What would undo the cgroup limits: CAP_SYS_ADMIN (the command could uncover or remount
+ * what shows the cgroup tree), real-time scheduling, which cpu.max does not throttle, and
+ * code in the kernel. */
+#define CAPS_LIMIT_BREAKERS \
+	((UINT64_C(1) << CAP_SYS_ADMIN) | (UINT64_C(1) << CAP_SYS_NICE) | CAPS_KERNEL_CODE)
 
 /* The caller's effective set (for the root base). */
 int caps_get_effective(uint64_t *ret, struct nsrun_error *err);

@@ -333,9 +333,11 @@ static int keep_boundaries(const struct plan *plan, uint64_t *taken, struct nsru
 		return error_set(
 			err, 0,
 			"--landlock-exec cannot be combined with --cap-add of CAP_SYS_ADMIN, "
-			"CAP_SYS_MODULE, CAP_SYS_RAWIO or CAP_SYS_BOOT (or ALL): with them the "
-			"command could remount without noexec (mount_setattr, which Landlock "
-			"does not mediate) or run code in the kernel");
+			"CAP_DAC_READ_SEARCH, CAP_CHECKPOINT_RESTORE, CAP_SYS_MODULE, "
+			"CAP_SYS_RAWIO or CAP_SYS_BOOT (or ALL): with them the command could "
+			"remount without noexec (mount_setattr, which Landlock does not "
+			"mediate), open what it wrote through another mount (open_by_handle_at) "
+			"or map it from /proc/self/map_files, or run code in the kernel");
 	if (plan_has_limits(plan) && (asked & CAPS_LIMIT_BREAKERS))
 		return error_set(err, 0,
 				 "The cgroup limits cannot be combined with --cap-add of "

@@ -293,6 +293,10 @@ static size_t guard_rules(unsigned guards, const struct guard_abi *abi, struct g
 		out[n++] = rule_any(abi->fsopen, enosys);
 		out[n++] = rule_any(abi->fsmount, enosys);
 		out[n++] = rule_any(abi->fspick, enosys);
+		/* A file handle reopens what the command wrote through any mount of its
+		 * filesystem, one without noexec too (CAP_DAC_READ_SEARCH; from Linux 6.10
+		 * also that capability over the mounts of a user namespace of its own). */
+		out[n++] = rule_any(abi->open_by_handle_at, eperm);
 	}
 	if (guards & SECCOMP_GUARD_UNIX_SOCKET) {
 		out[n++] = rule_arg(abi->socket, 0, AF_UNIX, eacces);

@@ -24,7 +24,9 @@ enum seccomp_guard {
 	/* memfd_create and memfd_secret answer ENOSYS (code in a memfd can be mapped
 	 * executable even when it is noexec-sealed, so no memfd is made at all), as do
 	 * fsopen, fsmount and fspick (a filesystem the command mounts in a user namespace
-	 * of its own, an overlay over its workspace, would come without noexec) */
+	 * of its own, an overlay over its workspace, would come without noexec), and
+	 * open_by_handle_at answers EPERM (it reopens a written file through a mount
+	 * without noexec) */
 	SECCOMP_GUARD_EXEC_MEMFD = 1u << 0,
 	/* socket(AF_UNIX) and socketpair(AF_UNIX, SOCK_DGRAM) answer EACCES (a datagram
 	 * pair can still send to any path); io_uring_setup answers ENOSYS (its

@@ -9,6 +9,7 @@
  *   sec-attack memfd-execve|memfd-execveat|memfd-ldso|memfd-dlopen|memfd-mmap-exec
  *              [plain|seal|exec]                 (the memfd's MFD_* flags)
  *   sec-attack memfd-secret-exec | shared-anon-execve | i386-memfd-execve | x32-memfd
+ *   sec-attack handle-ldso DIR       (a copy written to DIR, reopened by its file handle)
  *   sec-attack unix-connect PATH|@NAME | unix-dgram-pair PATH | unix-raw-pair PATH |
  *              unix-stream-pair
  *   sec-attack unix-io-uring PATH | i386-unix-socket PATH | i386-socketcall PATH
@@ -146,6 +147,34 @@ static void memfd_exec_attack(const char *how, const char *mode)
 		refused("execveat", errno);
 	}
 	self_interp(interp, sizeof(interp));
+	execl(interp, interp, path, "ran", attack, (char *)NULL);
+	refused("execve ld.so", errno);
+}
+
+/* A copy of this program written into DIR (as a command writes into its workspace,
+ * which --landlock-exec makes noexec), reopened by its file handle through the mount of
+ * "/", which is not noexec, and run by the loader. */
+_noreturn_ static void handle_ldso_attack(const char *dir)
+{
+	struct file_handle *h = calloc(1, sizeof(*h) + MAX_HANDLE_SZ);
+	char copy[PATH_MAX], path[64], interp[PATH_MAX];
+	int fd, mount_id, root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	snprintf(copy, sizeof(copy), "%s/sec-attack-copy", dir);
+	fd = open(copy, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (!h || root < 0 || fd < 0)
+		setup_failed("write a copy of this program");
+	copy_file(fd, "/proc/self/exe");
+	close(fd);
+	h->handle_bytes = MAX_HANDLE_SZ;
+	if (name_to_handle_at(AT_FDCWD, copy, h, &mount_id, 0) < 0)
+		refused("name_to_handle_at", errno);
+	fd = open_by_handle_at(root, h, O_RDONLY);
+	if (fd < 0)
+		refused("open_by_handle_at", errno);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	self_interp(interp, sizeof(interp));
+	fflush(stdout);
 	execl(interp, interp, path, "ran", attack, (char *)NULL);
 	refused("execve ld.so", errno);
 }
@@ -631,6 +660,8 @@ int main(int argc, char **argv)
 		leader_exit(argv[2], (unsigned)atoi(argv[3]));
 	if (!strcmp(attack, "successors") && argc > 2)
 		successors((unsigned)atoi(argv[2]));
+	if (!strcmp(attack, "handle-ldso") && argc > 2)
+		handle_ldso_attack(argv[2]);
 	run_memfd(attack, argc > 2 ? argv[2] : NULL);
 	run_unix(attack, argc > 2 ? argv[2] : NULL);
 	fprintf(stderr, "sec-attack: unknown attack or missing argument: %s\n", attack);

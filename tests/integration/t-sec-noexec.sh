@@ -351,10 +351,11 @@ case_caps() {
 	fi
 	for set in CapEff CapBnd; do
 		caps=$(printf '%s\n' "$out" | sed -n "s/^$set:[[:space:]]*//p")
-		check_eq "capabilities: $set holds none of CAP_SYS_ADMIN, _MODULE, _RAWIO, _BOOT (${caps:-none})" \
-			0 "$(( 16#${caps:-ffff} & (1 << 21 | 1 << 16 | 1 << 17 | 1 << 22) ))"
+		check_eq "capabilities: $set holds none of CAP_SYS_ADMIN, CAP_DAC_READ_SEARCH, CAP_CHECKPOINT_RESTORE, _MODULE, _RAWIO, _BOOT (${caps:-none})" \
+			0 "$(( 16#${caps:-ffff} & (1 << 21 | 1 << 2 | 1 << 40 | 1 << 16 | 1 << 17 | 1 << 22) ))"
 	done
-	for c in CAP_SYS_ADMIN cap_sys_module CAP_SYS_RAWIO CAP_SYS_BOOT ALL; do
+	for c in CAP_SYS_ADMIN CAP_DAC_READ_SEARCH CAP_CHECKPOINT_RESTORE cap_sys_module CAP_SYS_RAWIO \
+		CAP_SYS_BOOT ALL; do
 		out=$(nsrun --unshare-all --ro-bind / / --bind "$WS" /mnt --cap-add "$c" \
 			--landlock-rw /mnt --landlock-exec /usr -- true 2>&1)
 		rc=$?
@@ -367,9 +368,10 @@ case_caps() {
 		--landlock-exec /usr -- true 2>&1)
 	check_eq "capabilities: --landlock-only --cap-add CAP_SYS_ADMIN: refused" 1 "$?"
 	out=$(nsrun --unshare-all --ro-bind / / --cap-add ALL --cap-drop CAP_SYS_ADMIN \
+		--cap-drop CAP_DAC_READ_SEARCH --cap-drop CAP_CHECKPOINT_RESTORE \
 		--cap-drop CAP_SYS_MODULE --cap-drop CAP_SYS_RAWIO --cap-drop CAP_SYS_BOOT \
 		--landlock-rw "$WS" --landlock-exec /usr -- true 2>&1)
-	check_eq "capabilities: ALL without the four runs" "0 " "$? $out"
+	check_eq "capabilities: ALL without the six runs" "0 " "$? $out"
 }
 for_each_mode case_caps
 
