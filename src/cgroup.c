@@ -35,6 +35,7 @@
 
 #define CGROUP2_MAGIC 0x63677270
 #define CGROUP_DRAIN_MS 5000
+#define CGROUP_LOCK_WAIT_MS 2000
 
 enum { CG_MEMORY = 1u << 0, CG_PIDS = 1u << 1, CG_CPU = 1u << 2 };
 static const char *const controllers[] = { "memory", "pids", "cpu" };
@@ -241,21 +242,28 @@ static int check_parent(int dfd, const char *what, const char *path, const char 
 }
 
 /* The lock nsruns hold while they change the controllers of the cgroup DFD or make a
- * cgroup in it: its cgroup.subtree_control, which only who may change them can open for
- * writing. Closing the fd unlocks; -errno when it cannot be taken. */
+ * cgroup in it. On cgroup.kill (Linux 5.14, not in the hierarchy's root) where nsrun
+ * may open it: mode 0200, so nobody else can open it at all. Else on
+ * cgroup.subtree_control, which anyone may open for reading, and so lock: a process that
+ * holds it delays nsrun by CGROUP_LOCK_WAIT_MS at most, after which nsrun goes on without
+ * the lock (-EBUSY; undo_enabled then leaves the controllers on). Closing the fd unlocks;
+ * -errno when it cannot be taken. */
 static int lock_controllers(int dfd)
 {
-	int fd = openat(dfd, "cgroup.subtree_control", O_WRONLY | O_CLOEXEC);
+	int fd = openat(dfd, "cgroup.kill", O_WRONLY | O_CLOEXEC), r;
 
 	if (fd < 0)
+		fd = openat(dfd, "cgroup.subtree_control", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	while (flock(fd, LOCK_EX) < 0)
-		if (errno != EINTR) {
-			int r = -errno;
-
+	for (unsigned ms = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; ms += 10) {
+		r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		if ((r != -EBUSY && r != -EINTR) || ms >= CGROUP_LOCK_WAIT_MS) {
 			close(fd);
 			return r;
 		}
+		(void)nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
 	return fd;
 }
 

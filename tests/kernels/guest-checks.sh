@@ -413,6 +413,29 @@ case_limit_caps() {
 		done
 	done
 }
+# Concurrent nsruns take turns through a lock on each cgroup they change: another user,
+# who may open cgroup.subtree_control for reading and so flock it, delays root's nsrun
+# two seconds at most per lock and never stops it.
+case_cgroup_lock_held() {
+	local out rc start f
+	local sb=(--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib
+		--symlink usr/lib64 /lib64 --proc /proc --unshare-all --die-with-parent)
+	MODE=root
+	mkdir -p /sys/fs/cgroup/nsrun
+	for f in /sys/fs/cgroup/cgroup.subtree_control /sys/fs/cgroup/nsrun/cgroup.subtree_control \
+		/sys/fs/cgroup/nsrun/cgroup.kill; do
+		[ -e "$f" ] && setpriv --reuid=$UNPRIV --regid=$UNPRIV --clear-groups -- \
+			perl -e 'open(F, "<", $ARGV[0]) && flock(F, 2) && sleep 30' "$f" 2>/dev/null &
+	done
+	sleep 1
+	start=$SECONDS
+	out=$("$BIN/nsrun" "${sb[@]}" --pids-max 20 --memory-max 64M -- echo ran 2>&1)
+	rc=$?
+	check_eq "a lock held by another user: root's nsrun with limits still runs" "0 ran" "$rc $out"
+	check_eq "... within a few seconds" yes "$([ $((SECONDS - start)) -le 15 ] && echo yes || echo "$((SECONDS - start)) s")"
+	pkill -u $UNPRIV -f "flock" 2>/dev/null
+	wait 2>/dev/null
+}
 case_cgroup_sources() {
 	local out
 	MODE=root
@@ -795,6 +818,7 @@ if cg_setup; then
 		case_limit_caps
 	done
 	case_cgroup_sources
+	case_cgroup_lock_held
 	for MODE in root root+userns unpriv; do
 		case_cgroup_parent_checks
 	done
