@@ -229,9 +229,9 @@ int apparmor_env_restore(int proc_fd, const char *fd_text, char ***envp, struct 
 
 /* Whatever an nsrun sandbox runs keeps nsrun_payload (under no_new_privs a label can only
  * stack more), and that profile denies every capability in every user namespace: a
- * sandbox can be neither built there (ID maps, mounts) nor joined (setns). Said at once,
- * rather than as the EPERM of whichever step comes first. */
-static int refuse_nested(struct nsrun_error *err)
+ * sandbox can be neither built there (ID maps, mounts) nor joined (setns). Said before
+ * any step, rather than as the EPERM of whichever step comes first. */
+int apparmor_refuse_nested(struct nsrun_error *err)
 {
 	return error_fail_closed(
 		err, error_set_plain(err, EPERM,
@@ -251,7 +251,7 @@ int apparmor_hand_over(char **argv, char ***envp, struct nsrun_error *err)
 	if (proc_fd < 0 || !label_at(proc_fd, label, sizeof(label)))
 		return 0;
 	if (apparmor_label_has(label, APPARMOR_PROFILE_PAYLOAD))
-		return refuse_nested(err);
+		return 1;
 	if (!first_profile(label))
 		return 0;
 	/* Holding the grant: no other process of the caller's may trace this one (the

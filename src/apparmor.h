@@ -37,9 +37,13 @@ int apparmor_drop_grant(int proc_fd, struct nsrun_error *err);
  * scrubbing drops variables the command must still get. Under the granting profile:
  * *envp becomes that environment (nsrun's own is left as it is). Inside a sandbox of
  * nsrun's (the label stacks APPARMOR_PROFILE_PAYLOAD, which denies every capability):
- * refuses at once (exit 126), as no sandbox can be built there. Elsewhere: nothing.
- * Returns only on success or error. */
+ * nothing, and returns 1: no sandbox can be built there, nor can --landlock-only's
+ * self-test run, but what runs no command (--version, --doctor) still works. Elsewhere:
+ * nothing. Returns only on success or error. */
 int apparmor_hand_over(char **argv, char ***envp, struct nsrun_error *err);
+
+/* The refusal of a sandbox inside a sandbox of nsrun's (exit 126), with why and what to do. */
+int apparmor_refuse_nested(struct nsrun_error *err);
 
 /* The two ends of the hand-over, for the unit tests. Save: the environment into a sealed
  * memfd (not close-on-exec, above fd 2) named by APPARMOR_ENV_FD_VAR; returns the fd.

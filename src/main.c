@@ -157,6 +157,7 @@ int main(int argc, char **argv)
 	 * must still take the sandbox with it under --die-with-parent. */
 	pid_t caller = getppid();
 	char **envp = environ;
+	bool nested;
 	int r;
 
 	log_set_program(argv[0]);
@@ -165,8 +166,10 @@ int main(int argc, char **argv)
 	signal(SIGCHLD, SIG_DFL);
 	if (refuse_setuid(&err) < 0)
 		error_die(&err);
-	if (apparmor_hand_over(argv, &envp, &err) < 0)
+	r = apparmor_hand_over(argv, &envp, &err);
+	if (r < 0)
 		error_die(&err);
+	nested = r > 0;
 	io.envp = envp; /* the caller's, which the hand-over may have carried over */
 	log_set_debug(envp);
 
@@ -196,7 +199,8 @@ int main(int argc, char **argv)
 		plan_free(&plan);
 		return 1;
 	}
-	if (plan_validate(&plan, getuid() == 0, &err) < 0)
+	if (plan_validate(&plan, getuid() == 0, &err) < 0 ||
+	    (nested && apparmor_refuse_nested(&err) < 0))
 		error_die(&err);
 	leak_check_before_pidns(&plan);
 	force_fallbacks(&plan);

@@ -736,6 +736,15 @@ case_apparmor_nested() {
 	out=$(nsrun --ro-bind / / --unshare-all -- unshare -Urm true 2>&1)
 	check_match "(why) the payload gets no capability in a user namespace it makes" \
 		"Operation not permitted" "$out"
+	# --landlock-only too (the profile's ptrace rules would fail its self-test); what runs
+	# nothing still works inside one: --version, --landlock-abi.
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --unshare-all -- "$BIN/nsrun" --landlock-only \
+		--landlock-rw /mnt -- true 2>&1)
+	check_match "nested nsrun --landlock-only: refused, 126" "$want" "$out $?"
+	out=$(nsrun --ro-bind / / --unshare-all -- "$BIN/nsrun" --version 2>&1)
+	check_match "nested nsrun --version: runs" "^nsrun [0-9]" "$out"
+	out=$(nsrun --ro-bind / / --unshare-all -- "$BIN/nsrun" --landlock-abi 2>&1)
+	check_match "nested nsrun --landlock-abi: runs" "^abi=" "$out"
 }
 
 # When the exec does not move to nsrun_userns (a profile whose entry rule is ix, as a
@@ -769,7 +778,7 @@ else:
 # dumpable; pid 1 is (as bwrap's, for /proc/PID/ns), and holds the grant no more. With a
 # status fd the monitor waits for the child before it goes on (another path).
 case_apparmor_attach() {
-	local scope pid="" label status=()
+	local scope pid="" label res status=()
 	scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null)
 	[ -n "$scope" ] && echo 0 >/proc/sys/kernel/yama/ptrace_scope
 	[ -n "$1" ] && status=("$1" 4)
@@ -780,12 +789,21 @@ case_apparmor_attach() {
 		for pid in $(pgrep -x nsrun) $(pgrep -x bwrap) ""; do
 			[ -n "$pid" ] && [ "$(readlink "/proc/$pid/ns/pid")" != "$(readlink /proc/self/ns/pid)" ] && break
 		done
-		[ -n "$pid" ] && grep -q '^nsrun_userns ' "/proc/$pid/attr/current" 2>/dev/null && break
+		[ -n "$pid" ] && grep -q '^nsrun_userns ' "/proc/$pid/attr/current" 2>/dev/null &&
+			[ -n "$(cat "/proc/$pid/uid_map" 2>/dev/null)" ] && break
+		sleep 0.1
+	done
+	# Until its ID maps are written the child is dumpable, so that the monitor may write
+	# them (the window --doctor's ptrace_scope warning is about); then it turns
+	# non-dumpable and blocks reading --file's fd, still holding the grant.
+	for _ in $(seq 50); do
+		res=$(as_user python3 -c "$ATTACH" "$pid")
+		[ "$res" = "Operation not permitted" ] && break
 		sleep 0.1
 	done
 	label=$(cat "/proc/$pid/attr/current" 2>&1)
-	check_eq "${1:-no status fd}: the setup child holds the grant and no process of the caller's may attach to it" \
-		"nsrun_userns (enforce) Operation not permitted" "$label $(as_user python3 -c "$ATTACH" "$pid")"
+	check_eq "${1:-no status fd}: the setup child holds the grant and, its maps written, no process of the caller's may attach to it" \
+		"nsrun_userns (enforce) Operation not permitted" "$label $res"
 	for _ in $(seq 200); do
 		grep -q '^nsrun_payload' "/proc/$pid/attr/current" 2>/dev/null && break
 		sleep 0.1
