@@ -33,8 +33,8 @@ uint64_t caps_requested(const struct caps_config *cfg, uint64_t base);
  * (open_by_handle_at(2): CAP_DAC_READ_SEARCH), mapping anonymous shared memory through
  * /proc/PID/map_files (CAP_CHECKPOINT_RESTORE, Linux 5.9) and running code in the
  * kernel. */
-#define CAPS_EXEC_BOUNDARY_BREAKERS                                                   \
-	((UINT64_C(1) << CAP_SYS_ADMIN) | (UINT64_C(1) << CAP_DAC_READ_SEARCH) |      \
+#define CAPS_EXEC_BOUNDARY_BREAKERS                                              \
+	((UINT64_C(1) << CAP_SYS_ADMIN) | (UINT64_C(1) << CAP_DAC_READ_SEARCH) | \
 	 (UINT64_C(1) << CAP_CHECKPOINT_RESTORE) | CAPS_KERNEL_CODE)
 
 /* What would undo the cgroup limits: CAP_SYS_ADMIN (the command could uncover or remount
