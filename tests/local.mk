@@ -109,7 +109,7 @@ AM_TESTS_ENVIRONMENT = \
 	NSRUN_ORACLE_OUT='$(COMPAT_ORACLE)'; export NSRUN_ORACLE_OUT;
 
 EXTRA_DIST += $(integration_tests) $(compat_tests) $(meta_tests) \
-	tests/tap.sh tests/userns-args.sh tests/integration/lib.sh tests/unit/unit-parse.h tests/fuzz/corpus bench \
+	tests/tap.sh tests/modes.sh tests/integration/lib.sh tests/unit/unit-parse.h tests/fuzz/corpus bench \
 	tests/compat/oracle.sh tests/compat/allowlist.sh tests/compat/since.sh tests/compat/oracle-build.sh \
 	tests/compat/check-upstream.sh tests/compat/upstream-unittest.py
 
@@ -151,7 +151,7 @@ legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh tests/kernels/*.sh \
-		tests/tap.sh tests/userns-args.sh tests/meta/*.sh completions/bash/nsrun .ci/run \
+		tests/tap.sh tests/modes.sh tests/meta/*.sh completions/bash/nsrun .ci/run \
 		.ci/deb packaging/build-deb.sh packaging/debian/tests/smoke packaging/debian/tests/smoke-root \
 		packaging/debian/tests/bwrap-dropin packaging/debian/tests/installcheck \
 		packaging/debian/nsrun.postinst packaging/debian/nsrun-bwrap.preinst packaging/debian/nsrun-bwrap.postrm

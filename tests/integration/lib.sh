@@ -37,8 +37,8 @@ UNPRIV_GID=65534
 
 # shellcheck source=tests/tap.sh
 . "$top_srcdir/tests/tap.sh"
-# shellcheck source=tests/userns-args.sh
-. "$top_srcdir/tests/userns-args.sh"
+# shellcheck source=tests/modes.sh
+. "$top_srcdir/tests/modes.sh"
 
 # long_name BASE LEN: BASE extended to LEN bytes by components of d's (200 at most), for
 # the name-length limits: PATH_MAX, a page of mount options, fsconfig's 255 bytes.

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# userns-args.sh: the "root without a user namespace" mode of the suites that run
-# attacks (tests/integration/lib.sh, tests/kernels/guest-checks.sh).
+# modes.sh: what the suites that run attacks share (tests/integration/lib.sh,
+# tests/kernels/guest-checks.sh): the "root without a user namespace" mode, and reading
+# which capabilities the command holds.
 
 # without_userns ARGS...: sets NS_ARGS to ARGS with the user namespace that --unshare-all
 # and --unshare-user-try bring to root taken out (the other namespaces stay), up to `--`;
@@ -17,4 +18,18 @@ without_userns() {
 		esac
 		shift
 	done
+}
+
+# caps_lacking SET TEXT MASK: "none" when the CapSET line (Eff, Bnd, ...) of TEXT, a
+# /proc/PID/status, holds none of MASK's bits; else the line's value, or that it is missing.
+caps_lacking() {
+	local v
+	v=$(printf '%s\n' "$2" | sed -n "s/^Cap$1:[[:space:]]*//p")
+	if [ -z "$v" ]; then
+		echo "no Cap$1 line"
+	elif (((16#$v & $3) == 0)); then
+		echo none
+	else
+		echo "Cap$1=$v"
+	fi
 }
