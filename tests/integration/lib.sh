@@ -118,10 +118,15 @@ need_ns() {
 		skip_all "unprivileged user namespaces are not available"
 }
 
+# landlock_abi: the kernel's Landlock ABI as nsrun reports it (empty without Landlock).
+landlock_abi() {
+	"$NSRUN" --landlock-abi 2>/dev/null | sed -n 's/^abi=\([0-9]*\).*/\1/p;s/^landlock abi=\([0-9]*\).*/\1/p' | head -n1
+}
+
 # need_landlock ABI: skip the whole file when the kernel's Landlock ABI is lower.
 need_landlock() {
 	local abi
-	abi=$("$NSRUN" --landlock-abi 2>/dev/null | sed -n 's/^abi=\([0-9]*\).*/\1/p;s/^landlock abi=\([0-9]*\).*/\1/p' | head -n1)
+	abi=$(landlock_abi)
 	[ -n "$abi" ] && [ "$abi" -ge "$1" ] || skip_all "Landlock ABI $1 needed (have ${abi:-none})"
 }
 

@@ -281,7 +281,7 @@ case_fail_closed() {
 	check_match "json: landlock-handled-net" '"landlock-handled-net": ' "$json"
 	check_match "json: landlock-scoped" '"landlock-scoped": ' "$json"
 	check_eq "json: landlock-abi is the kernel's" \
-		"$("$NSRUN" --landlock-abi | sed -n '1s/^abi=//p')" "$(jkey landlock-abi "$json")"
+		"$(landlock_abi)" "$(jkey landlock-abi "$json")"
 	check_match "json: exit-code when the command ran" '^\{ *"exit-code": 7 *\}$' \
 		"$(printf '%s\n' "$json" | tail -n1)"
 	nsrun "${SEED[@]}" --landlock-rw /nonexistent-rw --json-status-fd 5 -- /bin/sh -c 'exit 7' \

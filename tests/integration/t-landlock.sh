@@ -11,7 +11,7 @@
 need_ns
 need_landlock 1
 
-ABI=$("$NSRUN" --landlock-abi | sed -n '1s/^abi=//p')
+ABI=$(landlock_abi)
 cp "$NSRUN_HELPERS/force-enosys" "$BIN/force-enosys"
 ENOSYS="$BIN/force-enosys"
 # The full-sandbox cases need the engine; until it works they skip (fail under MUST_WORK).

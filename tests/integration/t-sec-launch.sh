@@ -15,7 +15,7 @@ also_without_userns
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
-ABI=$("$NSRUN" --landlock-abi 2>/dev/null | sed -n 's/^abi=\([0-9]*\).*/\1/p')
+ABI=$(landlock_abi)
 LDSO=$(readlink -f /lib64/ld-linux-x86-64.so.2 2>/dev/null || true)
 LIBC=$(ldd /bin/true | awk '/libc\.so/ { print $3 }')
 # usrmerge: /bin, /lib and /lib64 may be symlinks; Landlock rule paths must not be.
