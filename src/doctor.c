@@ -167,7 +167,9 @@ static bool confined_by_nsrun(void)
 	       strcmp(profile, APPARMOR_PROFILE_USERNS) == 0;
 }
 
-const char *doctor_userns_cause(char *buf, size_t len)
+/* Why this process cannot create a working user namespace, in a few words (e.g.
+ * "user.max_user_namespaces is 0"), or NULL when nothing known blocks it. */
+static const char *doctor_userns_cause(char *buf, size_t len)
 {
 	bool unpriv = geteuid() != 0;
 	int e;

@@ -42,10 +42,6 @@ int doctor_status(const struct doctor_report *report);
 /* "ok", "warn", "fail". */
 const char *doctor_level_name(enum doctor_level level);
 
-/* Why this process cannot create a working user namespace, in a few words (e.g.
- * "user.max_user_namespaces is 0"), or NULL when nothing known blocks it. */
-const char *doctor_userns_cause(char *buf, size_t len);
-
 /* Appends the cause found by doctor_userns_cause() and a pointer to `nsrun --doctor`
  * to a sandbox failure that a blocked user namespace can explain (EPERM, EACCES,
  * ENOSPC), and the pointer alone to a Landlock boundary the kernel cannot build

@@ -137,7 +137,7 @@ void log_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-void log_error(const char *fmt, ...)
+static void log_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -164,7 +164,8 @@ int error_fail_closed(struct nsrun_error *err, int r)
 	return r;
 }
 
-void error_print(const struct nsrun_error *err)
+/* Prints "PREFIX: msg" (with "<3>" under --level-prefix) to stderr. */
+static void error_print(const struct nsrun_error *err)
 {
 	log_error("%s", err->msg[0] ? err->msg : "unknown error");
 }

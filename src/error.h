@@ -47,12 +47,8 @@ int error_set_plain(struct nsrun_error *err, int code, const char *fmt, ...) _pr
  * so that `return error_fail_closed(err, error_set(err, ...));` reads as one step. */
 int error_fail_closed(struct nsrun_error *err, int r);
 
-/* Prints "PREFIX: msg" (with "<3>" under --level-prefix) to stderr. */
-void error_print(const struct nsrun_error *err);
-
 /* "PREFIX: text" warnings ("<4>" under --level-prefix). */
 void log_warn(const char *fmt, ...) _printf_(1, 2);
-void log_error(const char *fmt, ...) _printf_(1, 2);
 
 /* The trace of NSRUN_DEBUG: "PREFIX[PID]: text" ("<7>" under --level-prefix), one line
  * per step, from whichever process takes it; an exception to "only the top levels print",

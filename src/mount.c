@@ -191,7 +191,9 @@ static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs, bool fail_op
 	return 0;
 }
 
-int mount_clone_tree(int src_fd, bool recursive, uint64_t attrs)
+/* Fast path only: a detached recursive clone of src_fd with attrs applied (an fd for
+ * mount_attach), or -ENOSYS on kernels without the new API. */
+static int mount_clone_tree(int src_fd, bool recursive, uint64_t attrs)
 {
 	unsigned rec = recursive ? AT_RECURSIVE : 0;
 	_cleanup_close_ int fd = -1;
@@ -210,7 +212,8 @@ int mount_clone_tree(int src_fd, bool recursive, uint64_t attrs)
 	return TAKE_FD(fd);
 }
 
-int mount_attach(int mnt_fd, int dest_fd)
+/* Attach a detached mount (from mount_clone_tree or mount_fs_open) onto dest_fd. */
+static int mount_attach(int mnt_fd, int dest_fd)
 {
 	if (sys_move_mount(mnt_fd, "", dest_fd, "",
 			   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
@@ -321,7 +324,10 @@ static int fs_configure(int fsfd, const struct mount_opt *opts, size_t n_opts)
 	return 0;
 }
 
-int mount_fs_open(const char *fstype, const struct mount_opt *opts, size_t n_opts, uint64_t attrs)
+/* Fast path only: a detached new filesystem instance (an fd for mount_attach), or
+ * -ENOSYS/-errno. A "source" opt names the instance (it is mount(2)'s source in legacy). */
+static int mount_fs_open(const char *fstype, const struct mount_opt *opts, size_t n_opts,
+			 uint64_t attrs)
 {
 	_cleanup_close_ int fsfd = -1;
 	int mfd, r;
@@ -403,7 +409,8 @@ int mount_fs_at(const char *fstype, const struct mount_opt *opts, size_t n_opts,
 	return mount_attach(mfd, dest_fd);
 }
 
-char *mount_overlay_escape(const char *path)
+/* Escape ':' ',' and '\' for an overlay lowerdir= string; returns malloc'd text. */
+static char *mount_overlay_escape(const char *path)
 {
 	char *out = xmalloc(strlen(path) * 2 + 1), *o = out;
 

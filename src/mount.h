@@ -42,17 +42,6 @@ int mount_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs);
  * warning is logged; the top of the tree must take them. */
 int mount_bind_fail_open(int src_fd, int dest_fd, uint64_t attrs);
 
-/* Fast path only: a detached recursive clone of src_fd with attrs applied (an fd for
- * mount_attach), or -ENOSYS on kernels without the new API. */
-int mount_clone_tree(int src_fd, bool recursive, uint64_t attrs);
-
-/* Attach a detached mount (from mount_clone_tree or mount_fs_open) onto dest_fd. */
-int mount_attach(int mnt_fd, int dest_fd);
-
-/* Fast path only: a detached new filesystem instance (an fd for mount_attach), or
- * -ENOSYS/-errno. A "source" opt names the instance (it is mount(2)'s source in legacy). */
-int mount_fs_open(const char *fstype, const struct mount_opt *opts, size_t n_opts, uint64_t attrs);
-
 /* Mount a new instance of fstype on dest_fd (fsopen... or mount(2) with a data string
  * built from opts; "source" is passed as mount(2)'s source in legacy mode). mount(2) also
  * where a value is longer than the 255 bytes fsconfig takes. */
@@ -83,9 +72,6 @@ int mount_overlay_at(const struct mount_overlay *ov, uint64_t attrs, int dest_fd
 /* The options as bwrap prints them in errors: upperdir=..,workdir=..,lowerdir=a:b[,userxattr]
  * (escaped, as passed). Returns malloc'd text. */
 char *mount_overlay_describe(const struct mount_overlay *ov);
-
-/* Escape ':' ',' and '\' for an overlay lowerdir= string; returns malloc'd text. */
-char *mount_overlay_escape(const char *path);
 
 /* Fills err for a failed mount primitive (r = -errno): "FMT: strerror", except ENOSPC,
  * which gets bwrap's mount-max hint instead. Returns r. */

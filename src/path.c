@@ -60,7 +60,7 @@ static int name_check(const char *path, enum path_last last)
 	return name_len_fits(len) ? 0 : -ENAMETOOLONG;
 }
 
-int path_openat2(int dfd, const char *path, struct nsrun_open_how *how)
+static int path_openat2(int dfd, const char *path, struct nsrun_open_how *how)
 {
 	if (force_walk) {
 		errno = ENOSYS;
@@ -374,8 +374,10 @@ static int walk_step(struct walk *w, char **buf, char **p, const struct path_wal
 	return 0;
 }
 
-int path_walk_tree(const struct path_tree *t, int root, const char *path,
-		   const struct path_walk_opts *opts, struct path_walk_result *res)
+/* path_walk over any tree (root: its root's handle); release with
+ * path_walk_result_free_tree. */
+static int path_walk_tree(const struct path_tree *t, int root, const char *path,
+			  const struct path_walk_opts *opts, struct path_walk_result *res)
 {
 	struct walk w = { .t = t, .canon = xstrdup("") };
 	_cleanup_free_ char *buf = xstrdup(path);
@@ -417,7 +419,7 @@ int path_walk(int root_fd, const char *path, const struct path_walk_opts *opts,
 	return path_walk_tree(&path_fd_tree, root_fd, path, opts, res);
 }
 
-void path_walk_result_free_tree(const struct path_tree *t, struct path_walk_result *res)
+static void path_walk_result_free_tree(const struct path_tree *t, struct path_walk_result *res)
 {
 	if (res->fd >= 0)
 		t->close(t->ctx, res->fd);

@@ -59,12 +59,6 @@ struct path_tree {
 /* The real tree: handles are fds, root is a directory fd. */
 extern const struct path_tree path_fd_tree;
 
-/* path_walk over any tree (root: its root's handle); release with
- * path_walk_result_free_tree. */
-int path_walk_tree(const struct path_tree *t, int root, const char *path,
-		   const struct path_walk_opts *opts, struct path_walk_result *res);
-void path_walk_result_free_tree(const struct path_tree *t, struct path_walk_result *res);
-
 /* The canonical path ("/usr/bin") of the directory PATH names in the tree, symlinks
  * resolved inside it: -ENOENT, -ENOTDIR, -ELOOP as the walk finds them. */
 int path_resolve_dir(const struct path_tree *t, int root, const char *path, char **canon);
@@ -82,7 +76,6 @@ int path_open(int root_fd, const char *path, int flags);
  * kernel without openat2() (< 5.6), so every caller takes its fallback. */
 void path_force_fallback(void);
 struct nsrun_open_how;
-int path_openat2(int dfd, const char *path, struct nsrun_open_how *how);
 
 /* Opens an existing PATH beneath root_fd like path_open, but a symlink in any component
  * (the last included) fails with -ELOOP: openat2(RESOLVE_NO_SYMLINKS), else the walk. For
