@@ -780,12 +780,18 @@ else:
 # dumpable; pid 1 is (as bwrap's, for /proc/PID/ns), and holds the grant no more. With a
 # status fd the monitor waits for the child before it goes on (another path).
 case_apparmor_attach() {
-	local scope pid="" label res status=()
+	local scope pid="" label res status=() release="$TMP/release" job
 	scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null)
 	[ -n "$scope" ] && echo 0 >/proc/sys/kernel/yama/ptrace_scope
 	[ -n "$1" ] && status=("$1" 4)
-	nsrun --ro-bind / / --tmpfs /tmp --unshare-user --unshare-pid "${status[@]}" \
-		--file 5 /tmp/held -- sleep 8 4>/dev/null 5< <(sleep 8; echo x) &
+	# --file's data comes when the first check is done, not after a fixed time: under
+	# load (a sanitizer build, a busy host) the checks could otherwise miss the window.
+	rm -f "$release"
+	mkfifo "$release"
+	nsrun --ro-bind / / --tmpfs /tmp --unshare-user --unshare-pid --die-with-parent \
+		"${status[@]}" --file 5 /tmp/held -- sleep 60 4>/dev/null \
+		5< <(read -r _ <"$release"; echo x) &
+	job=$!
 	for _ in $(seq 100); do
 		# nsrun's process in a new pid namespace: the setup child, later pid 1
 		for pid in $(pgrep -x nsrun) $(pgrep -x bwrap) ""; do
@@ -806,6 +812,7 @@ case_apparmor_attach() {
 	label=$(cat "/proc/$pid/attr/current" 2>&1)
 	check_eq "${1:-no status fd}: the setup child holds the grant and, its maps written, no process of the caller's may attach to it" \
 		"nsrun_userns (enforce) Operation not permitted" "$label $res"
+	echo go >"$release"
 	for _ in $(seq 200); do
 		grep -q '^nsrun_payload' "/proc/$pid/attr/current" 2>/dev/null && break
 		sleep 0.1
@@ -813,6 +820,7 @@ case_apparmor_attach() {
 	label=$(cat "/proc/$pid/attr/current" 2>&1)
 	check_eq "${1:-no status fd}: pid 1 may be attached to (the control) and runs without the grant" \
 		"nsrun_payload//&nsrun_userns (enforce) attached" "$label $(as_user python3 -c "$ATTACH" "$pid")"
+	kill "$job" # --die-with-parent takes the sandbox with it
 	wait
 	[ -n "$scope" ] && echo "$scope" >/proc/sys/kernel/yama/ptrace_scope
 }
