@@ -123,19 +123,18 @@ static bool holds_host_admin(const struct launch_ctx *ctx)
 static unsigned guards(const struct launch_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
-	struct landlock_desc desc;
 	unsigned g = 0;
 
 	/* Code in a memfd runs through ld.so and dlopen even when noexec-sealed
 	 * (vm.memfd_noexec only stops execve): with an exec list, no memfd at all. */
 	if (plan->landlock.exec && plan->landlock.exec[0])
 		g |= SECCOMP_GUARD_EXEC_MEMFD;
-	if (plan->landlock.enabled && landlock_describe(&plan->landlock, &desc, NULL) == 0) {
+	if (plan->landlock.enabled) {
 		/* --landlock-deny-unix where Landlock cannot refuse connects by path. */
-		if (landlock_unix_needs_seccomp(&desc, &plan->landlock))
+		if (landlock_unix_needs_seccomp(&ctx->landlock, &plan->landlock))
 			g |= SECCOMP_GUARD_UNIX_SOCKET;
 		/* The write boundary where Landlock cannot refuse truncation (ABI < 3). */
-		if (landlock_truncate_needs_seccomp(&desc))
+		if (landlock_truncate_needs_seccomp(&ctx->landlock))
 			g |= SECCOMP_GUARD_TRUNCATE;
 	}
 	/* CAP_SYS_ADMIN in the initial user namespace lets TIOCSTI reach a terminal that
@@ -159,7 +158,7 @@ static int confine(const struct launch_ctx *ctx, struct nsrun_error *err)
 		  (unsigned long long)ctx->caps);
 	r = caps_raise_ambient(ctx->caps, err);
 	if (r == 0 && plan->landlock.enabled)
-		r = landlock_apply(&plan->landlock, err);
+		r = landlock_apply(&plan->landlock, &ctx->landlock, err);
 	if (r == 0) {
 		unsigned g = guards(ctx);
 

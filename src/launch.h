@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "landlock.h"
 #include "macros.h"
 #include "plan.h"
 #include "userns.h"
@@ -21,6 +22,9 @@
  * carried through the child (setup.c) to the payload. */
 struct launch_ctx {
 	const struct plan *plan;
+	/* What the --landlock-* boundary is on this kernel, described once by the parent
+	 * (zero without --landlock-*): the ruleset and the guards that stand in for it. */
+	struct landlock_desc landlock;
 	int error_fd;  /* write end of the error pipe (O_CLOEXEC) */
 	int go_fd;     /* read end: one byte from the parent once it is done, or -1 */
 	int status_fd; /* write end for the reaper's report of the payload status, or -1 */

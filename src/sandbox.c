@@ -40,8 +40,7 @@ struct monitor {
 	int go_fd;     /* write end of the release pipe */
 	int status_fd; /* read end of pid 1's report, or -1 */
 	int life_fd;   /* write end of the life pipe: kept open until the monitor exits */
-	bool has_landlock;
-	struct landlock_desc landlock;
+	const struct landlock_desc *landlock; /* the launch context's, or NULL without --landlock-* */
 	struct supervisor sup; /* signals, timeout (inactive without those options) */
 	int wait_status;       /* the command's raw wait status, once known */
 	struct cgroup cg;      /* the sandbox's cgroup (cg.fd -1: no limits) */
@@ -132,7 +131,7 @@ static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_e
 	r = status_collect(mon->child, flags, mon->status_fd, &info, err);
 	if (r < 0)
 		return r;
-	info.landlock = mon->has_landlock ? &mon->landlock : NULL;
+	info.landlock = mon->landlock;
 	info.cgroup = mon->cg.fd >= 0 ? mon->cg.path : NULL;
 	info.limits = &plan->limits;
 	if (plan->sync.info_fd >= 0) {
@@ -667,11 +666,12 @@ static int prepare(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_err
 
 	if (r < 0)
 		return r;
+	/* Once, for the status document and the launcher alike. */
 	if (plan->landlock.enabled) {
-		r = landlock_describe(&plan->landlock, &mon->landlock, err);
+		r = landlock_describe(&plan->landlock, &ctx->landlock, err);
 		if (r < 0)
 			return r;
-		mon->has_landlock = true;
+		mon->landlock = &ctx->landlock;
 	}
 	ctx->proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx->proc_fd < 0)
