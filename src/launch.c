@@ -41,7 +41,7 @@ extern char **environ;
 _noreturn_ void launch_fail(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	/* In place there is no monitor to report to: this process owns the exit. */
-	if (ctx->error_fd < 0)
+	if (ctx->mode == LAUNCH_IN_PLACE)
 		error_die(err);
 	launch_send_error(ctx->error_fd, err);
 	_exit(1);
@@ -191,8 +191,7 @@ _noreturn_ void launch_payload(const struct launch_ctx *ctx, char **envp, const 
 	static struct nsrun_error err; /* see error.h */
 	sigset_t chld;
 
-	for (size_t i = 0; !plan->proc.as_pid_1 && ctx->error_fd >= 0 && i < plan->sync.n_sync_fds;
-	     i++)
+	for (size_t i = 0; !plan->proc.as_pid_1 && i < plan->sync.n_sync_fds; i++)
 		close(plan->sync.sync_fds[i]);
 	if (ctx->status_fd >= 0)
 		close(ctx->status_fd);
@@ -215,7 +214,7 @@ _noreturn_ void launch_payload(const struct launch_ctx *ctx, char **envp, const 
 		launch_fail(ctx, &err);
 	if (ctx->parent_life_fd >= 0)
 		close(ctx->parent_life_fd);
-	if (ctx->error_fd >= 0)
+	if (ctx->mode != LAUNCH_IN_PLACE)
 		(void)write_all(ctx->error_fd, (char[]){ LAUNCH_EXEC_MARKER }, 1);
 	environ = envp;
 	if (log_debug_on()) {

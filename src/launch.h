@@ -18,10 +18,18 @@
 #include "plan.h"
 #include "userns.h"
 
+/* Which process becomes the command, decided once by the parent (sandbox.c). */
+enum launch_mode {
+	LAUNCH_SANDBOX,	       /* a sandbox's process (or pid 1's child): reports to nsrun */
+	LAUNCH_IN_PLACE,       /* --landlock-only: nsrun itself, which prints its errors */
+	LAUNCH_IN_PLACE_CHILD, /* --landlock-only --json-status-fd: nsrun's child */
+};
+
 /* What the sandbox's processes know of the run: filled by the parent (sandbox.c),
  * carried through the child (setup.c) to the payload. */
 struct launch_ctx {
 	const struct plan *plan;
+	enum launch_mode mode;
 	/* What the --landlock-* boundary is on this kernel, described once by the parent
 	 * (zero without --landlock-*): the ruleset and the guards that stand in for it. */
 	struct landlock_desc landlock;

@@ -361,7 +361,7 @@ static int decide_caps(const struct plan *plan, struct launch_ctx *ctx, struct n
 	int r;
 
 	/* --landlock-only starts from no capabilities at all, root or not. */
-	if (ctx->real_root && !plan->landlock.only) {
+	if (ctx->real_root && ctx->mode == LAUNCH_SANDBOX) {
 		r = caps_get_effective(&base, err);
 		if (r < 0)
 			return r;
@@ -369,14 +369,14 @@ static int decide_caps(const struct plan *plan, struct launch_ctx *ctx, struct n
 	ctx->caps = caps_requested(&plan->caps, base);
 	/* Root without a user namespace cannot gain what it lacks (a container's bounding
 	 * set): bwrap quietly keeps what is there, so `--cap-add all` (mkosi) still runs. */
-	if (ctx->real_root && !ctx->in_userns && !plan->landlock.only)
+	if (ctx->real_root && !ctx->in_userns && ctx->mode == LAUNCH_SANDBOX)
 		ctx->caps &= base;
 	r = keep_boundaries(plan, &taken, err);
 	if (r < 0)
 		return r;
 	ctx->caps &= ~taken;
 	ctx->caps_taken = taken;
-	ctx->caps_as_is = ctx->real_root && !plan->landlock.only && plan->caps.n_ops == 0 &&
+	ctx->caps_as_is = ctx->real_root && ctx->mode == LAUNCH_SANDBOX && plan->caps.n_ops == 0 &&
 			  taken == 0;
 	return 0;
 }
@@ -395,7 +395,7 @@ static void trace_ctx(const struct launch_ctx *ctx)
 
 	if (!log_debug_on())
 		return;
-	if (ctx->plan->landlock.only) {
+	if (ctx->mode != LAUNCH_SANDBOX) {
 		log_debug("in place (--landlock-only): no namespaces, no new root");
 		return;
 	}
@@ -418,6 +418,12 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	int r;
 
 	ctx->plan = plan;
+	/* A status document needs someone left to write how the command ended. */
+	if (!plan->landlock.only)
+		ctx->mode = LAUNCH_SANDBOX;
+	else
+		ctx->mode = plan->sync.json_status_fd >= 0 ? LAUNCH_IN_PLACE_CHILD :
+							     LAUNCH_IN_PLACE;
 	ctx->real_uid = getuid();
 	ctx->real_gid = getgid();
 	ctx->real_root = ctx->real_uid == 0;
@@ -637,7 +643,7 @@ _noreturn_ static void child_main(struct monitor *mon, struct launch_ctx *ctx, s
 	ctx->error_fd = c->err[1];
 	ctx->go_fd = c->go[0];
 	ctx->status_fd = c->st[1];
-	if (mon->plan->landlock.only)
+	if (ctx->mode == LAUNCH_IN_PLACE_CHILD)
 		launch_in_place_child(ctx);
 	setup_child(ctx);
 }
@@ -689,8 +695,7 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	r = prepare(mon, ctx, err);
 	if (r < 0)
 		return r;
-	/* A status document needs someone left to write how the command ended. */
-	if (plan->landlock.only && plan->sync.json_status_fd < 0)
+	if (ctx->mode == LAUNCH_IN_PLACE)
 		return run_in_place(ctx, caller, err);
 	r = join_namespaces(plan, err);
 	if (r < 0)
