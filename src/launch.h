@@ -73,11 +73,6 @@ void launch_send_error(int error_fd, const struct nsrun_error *err);
  * child ended before exec without a word, -errno with err filled on a failure. */
 int launch_read_outcome(const char *buf, ssize_t len, struct nsrun_error *err);
 
-/* The status fds (--info-fd, --json-status-fd, --userns-block-fd) belong to the monitor:
- * a process that will become the command closes them first, so that the command can
- * neither forge nor hold open what nsrun reports. */
-void launch_close_monitor_fds(const struct plan *plan);
-
 /* Reports err (error pipe, or print and exit with err->status in place) and exits. */
 _noreturn_ void launch_fail(const struct launch_ctx *ctx, struct nsrun_error *err);
 
@@ -110,12 +105,3 @@ pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err);
  * when read(2) is refused (a caller's seccomp program): then the child, let go or
  * not, has been killed and waited for (not reaped). */
 int launch_release(int ready_fd, int exec_fd, pid_t child);
-
-/* --landlock-only: no sandbox process, no new root; the same steps in this process.
- * ctx comes from the same preparation as a sandbox's (error_fd -1). */
-_noreturn_ void launch_in_place(struct launch_ctx *ctx);
-
-/* --landlock-only with --json-status-fd: the same, in nsrun's child, which reports like a
- * sandbox's first process (no namespaces on status_fd), waits on go_fd for the first
- * document, and sends its errors and the exec marker on error_fd. */
-_noreturn_ void launch_in_place_child(struct launch_ctx *ctx);

@@ -525,7 +525,7 @@ static int run_in_place(struct launch_ctx *ctx, pid_t caller, struct nsrun_error
 	ctx->error_fd = ctx->go_fd = ctx->status_fd = -1;
 	ctx->parent_life_fd = -1;
 	ctx->expected_ppid = caller;
-	launch_in_place(ctx);
+	setup_child(ctx);
 }
 
 /* The monitor with its supervision (signals, --timeout; nothing without those options);
@@ -643,8 +643,6 @@ _noreturn_ static void child_main(struct monitor *mon, struct launch_ctx *ctx, s
 	ctx->error_fd = c->err[1];
 	ctx->go_fd = c->go[0];
 	ctx->status_fd = c->st[1];
-	if (ctx->mode == LAUNCH_IN_PLACE_CHILD)
-		launch_in_place_child(ctx);
 	setup_child(ctx);
 }
 
