@@ -33,7 +33,7 @@ struct launch_ctx {
 	/* What the --landlock-* boundary is on this kernel, described once by the parent
 	 * (zero without --landlock-*): the ruleset and the guards that stand in for it. */
 	struct landlock_desc landlock;
-	int error_fd;  /* write end of the error pipe (O_CLOEXEC) */
+	int error_fd;  /* write end of the error pipe (O_CLOEXEC), or -1 in place */
 	int go_fd;     /* read end: one byte from the parent once it is done, or -1 */
 	int status_fd; /* write end for the reaper's report of the payload status, or -1 */
 	int proc_fd;   /* O_PATH fd on the host's /proc, for maps and sysctls after pivot */
