@@ -640,9 +640,9 @@ static void self_test_stop(struct self_test *t)
 	*t = (struct self_test){ .helper = -1, .done_fd = -1 };
 }
 
-int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err)
+int landlock_apply(const struct landlock_config *cfg, const struct landlock_desc *desc,
+		   struct nsrun_error *err)
 {
-	struct landlock_desc desc;
 	struct nsrun_landlock_ruleset_attr attr;
 	_cleanup_close_ int rfd = -1, root_fd = -1;
 	struct rules_ctx c = { .rfd = -1 };
@@ -651,32 +651,29 @@ int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err)
 
 	if (!cfg->enabled)
 		return 0;
-	r = landlock_describe(cfg, &desc, err);
-	if (r < 0)
-		return r;
 	attr = (struct nsrun_landlock_ruleset_attr){
-		.handled_access_fs = desc.handled_fs,
-		.handled_access_net = desc.handled_net,
-		.scoped = desc.scoped,
+		.handled_access_fs = desc->handled_fs,
+		.handled_access_net = desc->handled_net,
+		.scoped = desc->scoped,
 	};
-	log_debug("landlock: ABI %d, handled fs 0x%llx, net 0x%llx, scoped 0x%llx", desc.abi,
-		  (unsigned long long)desc.handled_fs, (unsigned long long)desc.handled_net,
-		  (unsigned long long)desc.scoped);
-	rfd = sys_landlock_create_ruleset(&attr, landlock_ruleset_attr_size(desc.abi), 0);
+	log_debug("landlock: ABI %d, handled fs 0x%llx, net 0x%llx, scoped 0x%llx", desc->abi,
+		  (unsigned long long)desc->handled_fs, (unsigned long long)desc->handled_net,
+		  (unsigned long long)desc->scoped);
+	rfd = sys_landlock_create_ruleset(&attr, landlock_ruleset_attr_size(desc->abi), 0);
 	if (rfd < 0)
-		return ll_fail(err, errno, "creating the Landlock ruleset (ABI %d)", desc.abi);
+		return ll_fail(err, errno, "creating the Landlock ruleset (ABI %d)", desc->abi);
 	root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd < 0)
 		return ll_fail(err, errno, "opening '/' for the Landlock rule paths");
 	c = (struct rules_ctx){
-		.rfd = rfd, .root_fd = root_fd, .desc = &desc, .in_place = cfg->only
+		.rfd = rfd, .root_fd = root_fd, .desc = desc, .in_place = cfg->only
 	};
 	r = add_rules(&c, cfg, err);
 	if (r == 0)
 		r = self_test_start(&t, err);
 	if (r == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		r = ll_fail(err, errno, "setting no_new_privs for Landlock");
-	if (r == 0 && sys_landlock_restrict_self(rfd, landlock_restrict_flags(desc.abi)) < 0)
+	if (r == 0 && sys_landlock_restrict_self(rfd, landlock_restrict_flags(desc->abi)) < 0)
 		r = ll_fail(err, errno, "enforcing the Landlock ruleset (landlock_restrict_self)");
 	if (r == 0)
 		r = self_test_check(&t, err);

@@ -65,9 +65,11 @@ bool landlock_unix_needs_seccomp(const struct landlock_desc *desc,
 /* "landlock", "seccomp" or "unrestricted" (the status JSON's landlock-unix-connect). */
 const char *landlock_unix_connect_name(enum landlock_unix_connect how);
 
-/* Builds the ruleset (rule paths opened in the current root), sets NO_NEW_PRIVS and
- * restricts the calling process. Called in the payload after pivot, before seccomp. */
-int landlock_apply(const struct landlock_config *cfg, struct nsrun_error *err);
+/* Builds the ruleset desc describes for cfg (landlock_describe, once, in the parent; rule
+ * paths opened in the current root), sets NO_NEW_PRIVS and restricts the calling process.
+ * Called in the payload after pivot, before seccomp. */
+int landlock_apply(const struct landlock_config *cfg, const struct landlock_desc *desc,
+		   struct nsrun_error *err);
 
 /* Who refuses truncation outside the rw paths: Landlock from ABI 3, else the launcher's
  * seccomp guard. */

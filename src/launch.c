@@ -11,14 +11,12 @@
 #include "launch.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -27,13 +25,8 @@
 
 #include "caps.h"
 #include "landlock.h"
-#include "noexec.h"
-#include "reaper.h"
 #include "seccomp.h"
-#include "status.h"
 #include "supervise.h"
-#include "syscall.h"
-#include "userns.h"
 #include "util.h"
 
 extern char **environ;
@@ -41,7 +34,7 @@ extern char **environ;
 _noreturn_ void launch_fail(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	/* In place there is no monitor to report to: this process owns the exit. */
-	if (ctx->error_fd < 0)
+	if (ctx->mode == LAUNCH_IN_PLACE)
 		error_die(err);
 	launch_send_error(ctx->error_fd, err);
 	_exit(1);
@@ -123,19 +116,18 @@ static bool holds_host_admin(const struct launch_ctx *ctx)
 static unsigned guards(const struct launch_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
-	struct landlock_desc desc;
 	unsigned g = 0;
 
 	/* Code in a memfd runs through ld.so and dlopen even when noexec-sealed
 	 * (vm.memfd_noexec only stops execve): with an exec list, no memfd at all. */
 	if (plan->landlock.exec && plan->landlock.exec[0])
 		g |= SECCOMP_GUARD_EXEC_MEMFD;
-	if (plan->landlock.enabled && landlock_describe(&plan->landlock, &desc, NULL) == 0) {
+	if (plan->landlock.enabled) {
 		/* --landlock-deny-unix where Landlock cannot refuse connects by path. */
-		if (landlock_unix_needs_seccomp(&desc, &plan->landlock))
+		if (landlock_unix_needs_seccomp(&ctx->landlock, &plan->landlock))
 			g |= SECCOMP_GUARD_UNIX_SOCKET;
 		/* The write boundary where Landlock cannot refuse truncation (ABI < 3). */
-		if (landlock_truncate_needs_seccomp(&desc))
+		if (landlock_truncate_needs_seccomp(&ctx->landlock))
 			g |= SECCOMP_GUARD_TRUNCATE;
 	}
 	/* CAP_SYS_ADMIN in the initial user namespace lets TIOCSTI reach a terminal that
@@ -159,7 +151,7 @@ static int confine(const struct launch_ctx *ctx, struct nsrun_error *err)
 		  (unsigned long long)ctx->caps);
 	r = caps_raise_ambient(ctx->caps, err);
 	if (r == 0 && plan->landlock.enabled)
-		r = landlock_apply(&plan->landlock, err);
+		r = landlock_apply(&plan->landlock, &ctx->landlock, err);
 	if (r == 0) {
 		unsigned g = guards(ctx);
 
@@ -192,8 +184,7 @@ _noreturn_ void launch_payload(const struct launch_ctx *ctx, char **envp, const 
 	static struct nsrun_error err; /* see error.h */
 	sigset_t chld;
 
-	for (size_t i = 0; !plan->proc.as_pid_1 && ctx->error_fd >= 0 && i < plan->sync.n_sync_fds;
-	     i++)
+	for (size_t i = 0; !plan->proc.as_pid_1 && i < plan->sync.n_sync_fds; i++)
 		close(plan->sync.sync_fds[i]);
 	if (ctx->status_fd >= 0)
 		close(ctx->status_fd);
@@ -216,7 +207,7 @@ _noreturn_ void launch_payload(const struct launch_ctx *ctx, char **envp, const 
 		launch_fail(ctx, &err);
 	if (ctx->parent_life_fd >= 0)
 		close(ctx->parent_life_fd);
-	if (ctx->error_fd >= 0)
+	if (ctx->mode != LAUNCH_IN_PLACE)
 		(void)write_all(ctx->error_fd, (char[]){ LAUNCH_EXEC_MARKER }, 1);
 	environ = envp;
 	if (log_debug_on()) {
@@ -331,116 +322,4 @@ int launch_release(int ready_fd, int exec_fd, pid_t child)
 	kill(child, SIGKILL);
 	(void)waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT);
 	return -1;
-}
-
-/* ---- --landlock-only: the same launcher, in place ---- */
-
-/* --landlock-exec's noexec mounts need a mount namespace of our own; unprivileged,
- * that takes a user namespace, mapped to the same ids so nothing else changes. */
-static int private_mount_view(const struct launch_ctx *ctx, struct nsrun_error *err)
-{
-	unsigned long flags = CLONE_NEWNS | (ctx->real_root ? 0 : CLONE_NEWUSER);
-	int r;
-
-	if (unshare(flags) < 0)
-		return error_set(err, errno,
-				 "--landlock-only --landlock-exec needs a private mount namespace");
-	if (!ctx->real_root) {
-		r = userns_write_maps(ctx->proc_fd, 0, ctx->real_uid, ctx->real_uid, ctx->real_gid,
-				      ctx->real_gid, true, err);
-		if (r < 0)
-			return r;
-	}
-	/* Private, not slave: a host mount appearing later would come without noexec. */
-	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
-		return error_set(err, errno, "making the mount namespace private");
-	return noexec_apply("/", "/proc", &ctx->plan->landlock,
-			    &(struct noexec_fds){ .host_root = "" }, err);
-}
-
-static int in_place_setup(const struct launch_ctx *ctx, struct nsrun_error *err)
-{
-	const struct plan *plan = ctx->plan;
-	int r = 0;
-
-	if (plan->landlock.exec && plan->landlock.exec[0])
-		r = private_mount_view(ctx, err);
-	/* No capability survives unless --cap-add asked for it (ctx->caps), root or not. */
-	if (r == 0)
-		r = caps_bound(ctx->caps, err);
-	if (r == 0)
-		r = caps_set(ctx->caps, err);
-	if (r < 0)
-		return r;
-	/* Re-entered by name even without --chdir: the mounts above may now cover the
-	 * old cwd, which must not stay reachable through its previous mount. */
-	if (plan->proc.chdir && chdir(plan->proc.chdir) < 0)
-		return error_set(err, errno, "Can't chdir to %s", plan->proc.chdir);
-	if (!plan->proc.chdir && ctx->old_cwd && chdir(ctx->old_cwd) < 0)
-		return error_set(err, errno, "Can't chdir to %s", ctx->old_cwd);
-	return 0;
-}
-
-/* setsid() refuses a process group leader (nsrun started from an interactive shell):
- * then fork, and let the leader wait and pass the status on, as setsid(1) -w does. */
-static int new_session(struct launch_ctx *ctx, struct nsrun_error *err)
-{
-	pid_t pid, leader;
-
-	if (setsid() >= 0)
-		return 0;
-	if (errno != EPERM)
-		return error_set(err, errno, "setsid");
-	leader = getpid(); /* before the fork: the child's getppid() could be late */
-	pid = fork();
-	if (pid < 0)
-		return error_set(err, errno, "fork for --new-session");
-	if (pid == 0) {
-		ctx->expected_ppid = leader;
-		ctx->parent_life_fd = -1;
-		return setsid() < 0 ? error_set(err, errno, "setsid") : 0;
-	}
-	launch_track_parent(ctx);
-	reaper_relay(pid);
-}
-
-_noreturn_ void launch_in_place(struct launch_ctx *ctx)
-{
-	const struct plan *plan = ctx->plan;
-	static struct nsrun_error err; /* see error.h */
-	sigset_t mask;
-
-	sigprocmask(SIG_SETMASK, NULL, &mask);
-	if (in_place_setup(ctx, &err) < 0)
-		launch_fail(ctx, &err);
-	if (plan->proc.new_session && new_session(ctx, &err) < 0)
-		launch_fail(ctx, &err);
-	/* execvp searches the plan's PATH, as in a sandbox. */
-	launch_payload(ctx, plan->proc.envp, &mask);
-}
-
-void launch_close_monitor_fds(const struct plan *plan)
-{
-	int fds[] = { plan->sync.info_fd, plan->sync.json_status_fd, plan->sync.userns_block_fd };
-
-	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-}
-
-_noreturn_ void launch_in_place_child(struct launch_ctx *ctx)
-{
-	static struct nsrun_error err; /* see error.h */
-
-	launch_close_monitor_fds(ctx->plan);
-	if (status_report_ns(ctx->proc_fd, 0, ctx->status_fd, &err) < 0)
-		launch_fail(ctx, &err);
-	if (ctx->go_fd >= 0) {
-		if (read_byte(ctx->go_fd) < 0)
-			_exit(1);
-		close(ctx->go_fd);
-	}
-	if (ctx->tty_foreground)
-		supervise_tty_take();
-	launch_in_place(ctx);
 }

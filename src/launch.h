@@ -13,15 +13,27 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "landlock.h"
 #include "macros.h"
 #include "plan.h"
 #include "userns.h"
+
+/* Which process becomes the command, decided once by the parent (sandbox.c). */
+enum launch_mode {
+	LAUNCH_SANDBOX,	       /* a sandbox's process (or pid 1's child): reports to nsrun */
+	LAUNCH_IN_PLACE,       /* --landlock-only: nsrun itself, which prints its errors */
+	LAUNCH_IN_PLACE_CHILD, /* --landlock-only --json-status-fd: nsrun's child */
+};
 
 /* What the sandbox's processes know of the run: filled by the parent (sandbox.c),
  * carried through the child (setup.c) to the payload. */
 struct launch_ctx {
 	const struct plan *plan;
-	int error_fd;  /* write end of the error pipe (O_CLOEXEC) */
+	enum launch_mode mode;
+	/* What the --landlock-* boundary is on this kernel, described once by the parent
+	 * (zero without --landlock-*): the ruleset and the guards that stand in for it. */
+	struct landlock_desc landlock;
+	int error_fd;  /* write end of the error pipe (O_CLOEXEC), or -1 in place */
 	int go_fd;     /* read end: one byte from the parent once it is done, or -1 */
 	int status_fd; /* write end for the reaper's report of the payload status, or -1 */
 	int proc_fd;   /* O_PATH fd on the host's /proc, for maps and sysctls after pivot */
@@ -61,11 +73,6 @@ void launch_send_error(int error_fd, const struct nsrun_error *err);
  * child ended before exec without a word, -errno with err filled on a failure. */
 int launch_read_outcome(const char *buf, ssize_t len, struct nsrun_error *err);
 
-/* The status fds (--info-fd, --json-status-fd, --userns-block-fd) belong to the monitor:
- * a process that will become the command closes them first, so that the command can
- * neither forge nor hold open what nsrun reports. */
-void launch_close_monitor_fds(const struct plan *plan);
-
 /* Reports err (error pipe, or print and exit with err->status in place) and exits. */
 _noreturn_ void launch_fail(const struct launch_ctx *ctx, struct nsrun_error *err);
 
@@ -98,12 +105,3 @@ pid_t launch_spawn(const struct launch_child *c, struct nsrun_error *err);
  * when read(2) is refused (a caller's seccomp program): then the child, let go or
  * not, has been killed and waited for (not reaped). */
 int launch_release(int ready_fd, int exec_fd, pid_t child);
-
-/* --landlock-only: no sandbox process, no new root; the same steps in this process.
- * ctx comes from the same preparation as a sandbox's (error_fd -1). */
-_noreturn_ void launch_in_place(struct launch_ctx *ctx);
-
-/* --landlock-only with --json-status-fd: the same, in nsrun's child, which reports like a
- * sandbox's first process (no namespaces on status_fd), waits on go_fd for the first
- * document, and sends its errors and the exec marker on error_fd. */
-_noreturn_ void launch_in_place_child(struct launch_ctx *ctx);

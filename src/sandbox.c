@@ -40,8 +40,7 @@ struct monitor {
 	int go_fd;     /* write end of the release pipe */
 	int status_fd; /* read end of pid 1's report, or -1 */
 	int life_fd;   /* write end of the life pipe: kept open until the monitor exits */
-	bool has_landlock;
-	struct landlock_desc landlock;
+	const struct landlock_desc *landlock; /* the launch context's, or NULL without --landlock-* */
 	struct supervisor sup; /* signals, timeout (inactive without those options) */
 	int wait_status;       /* the command's raw wait status, once known */
 	struct cgroup cg;      /* the sandbox's cgroup (cg.fd -1: no limits) */
@@ -132,7 +131,7 @@ static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_e
 	r = status_collect(mon->child, flags, mon->status_fd, &info, err);
 	if (r < 0)
 		return r;
-	info.landlock = mon->has_landlock ? &mon->landlock : NULL;
+	info.landlock = mon->landlock;
 	info.cgroup = mon->cg.fd >= 0 ? mon->cg.path : NULL;
 	info.limits = &plan->limits;
 	if (plan->sync.info_fd >= 0) {
@@ -362,7 +361,7 @@ static int decide_caps(const struct plan *plan, struct launch_ctx *ctx, struct n
 	int r;
 
 	/* --landlock-only starts from no capabilities at all, root or not. */
-	if (ctx->real_root && !plan->landlock.only) {
+	if (ctx->real_root && ctx->mode == LAUNCH_SANDBOX) {
 		r = caps_get_effective(&base, err);
 		if (r < 0)
 			return r;
@@ -370,14 +369,14 @@ static int decide_caps(const struct plan *plan, struct launch_ctx *ctx, struct n
 	ctx->caps = caps_requested(&plan->caps, base);
 	/* Root without a user namespace cannot gain what it lacks (a container's bounding
 	 * set): bwrap quietly keeps what is there, so `--cap-add all` (mkosi) still runs. */
-	if (ctx->real_root && !ctx->in_userns && !plan->landlock.only)
+	if (ctx->real_root && !ctx->in_userns && ctx->mode == LAUNCH_SANDBOX)
 		ctx->caps &= base;
 	r = keep_boundaries(plan, &taken, err);
 	if (r < 0)
 		return r;
 	ctx->caps &= ~taken;
 	ctx->caps_taken = taken;
-	ctx->caps_as_is = ctx->real_root && !plan->landlock.only && plan->caps.n_ops == 0 &&
+	ctx->caps_as_is = ctx->real_root && ctx->mode == LAUNCH_SANDBOX && plan->caps.n_ops == 0 &&
 			  taken == 0;
 	return 0;
 }
@@ -396,7 +395,7 @@ static void trace_ctx(const struct launch_ctx *ctx)
 
 	if (!log_debug_on())
 		return;
-	if (ctx->plan->landlock.only) {
+	if (ctx->mode != LAUNCH_SANDBOX) {
 		log_debug("in place (--landlock-only): no namespaces, no new root");
 		return;
 	}
@@ -419,6 +418,12 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	int r;
 
 	ctx->plan = plan;
+	/* A status document needs someone left to write how the command ended. */
+	if (!plan->landlock.only)
+		ctx->mode = LAUNCH_SANDBOX;
+	else
+		ctx->mode = plan->sync.json_status_fd >= 0 ? LAUNCH_IN_PLACE_CHILD :
+							     LAUNCH_IN_PLACE;
 	ctx->real_uid = getuid();
 	ctx->real_gid = getgid();
 	ctx->real_root = ctx->real_uid == 0;
@@ -520,7 +525,7 @@ static int run_in_place(struct launch_ctx *ctx, pid_t caller, struct nsrun_error
 	ctx->error_fd = ctx->go_fd = ctx->status_fd = -1;
 	ctx->parent_life_fd = -1;
 	ctx->expected_ppid = caller;
-	launch_in_place(ctx);
+	setup_child(ctx);
 }
 
 /* The monitor with its supervision (signals, --timeout; nothing without those options);
@@ -638,8 +643,6 @@ _noreturn_ static void child_main(struct monitor *mon, struct launch_ctx *ctx, s
 	ctx->error_fd = c->err[1];
 	ctx->go_fd = c->go[0];
 	ctx->status_fd = c->st[1];
-	if (mon->plan->landlock.only)
-		launch_in_place_child(ctx);
 	setup_child(ctx);
 }
 
@@ -667,11 +670,12 @@ static int prepare(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_err
 
 	if (r < 0)
 		return r;
+	/* Once, for the status document and the launcher alike. */
 	if (plan->landlock.enabled) {
-		r = landlock_describe(&plan->landlock, &mon->landlock, err);
+		r = landlock_describe(&plan->landlock, &ctx->landlock, err);
 		if (r < 0)
 			return r;
-		mon->has_landlock = true;
+		mon->landlock = &ctx->landlock;
 	}
 	ctx->proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx->proc_fd < 0)
@@ -689,8 +693,7 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	r = prepare(mon, ctx, err);
 	if (r < 0)
 		return r;
-	/* A status document needs someone left to write how the command ended. */
-	if (plan->landlock.only && plan->sync.json_status_fd < 0)
+	if (ctx->mode == LAUNCH_IN_PLACE)
 		return run_in_place(ctx, caller, err);
 	r = join_namespaces(plan, err);
 	if (r < 0)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * setup.c: the sandbox side. Steps run in bwrap's order: loopback, filesystem,
- * hostname, nested user namespace, capabilities, cwd, session, then pid 1 and
- * the payload. Any failure is sent whole over the error pipe and the process
- * exits before exec: the command never runs in a half-built sandbox.
+ * setup.c: the one setup. Steps run in bwrap's order: loopback, filesystem, hostname,
+ * nested user namespace, capabilities, cwd, session, then pid 1 and the payload;
+ * --landlock-only is a profile of the same steps (no namespaces, no root). Any failure
+ * is sent whole over the error pipe (printed, in place) and the process exits before
+ * exec: the command never runs in a half-built sandbox.
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -25,6 +27,7 @@
 #include "caps.h"
 #include "launch.h"
 #include "loopback.h"
+#include "noexec.h"
 #include "reaper.h"
 #include "rootfs.h"
 #include "seccomp.h"
@@ -43,13 +46,24 @@ static void wait_for_parent(const struct launch_ctx *ctx)
 		_exit(1);
 }
 
-/* Reports the child's namespaces, waits for the monitor when it has work to do first;
- * then the child's own ID maps, one line onto its own ids, setgroups denied first
- * (userns_layout: self_maps). */
+/* Reports this process's namespaces, for the status fds, which the monitor writes before
+ * it releases this one; then waits for the release. */
+static int meet_monitor(const struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	const struct sync_config *sync = &ctx->plan->sync;
+
+	if ((sync->info_fd >= 0 || sync->json_status_fd >= 0) &&
+	    status_report_ns(ctx->proc_fd, ctx->clone_flags, ctx->status_fd, err) < 0)
+		return -1;
+	wait_for_parent(ctx);
+	return 0;
+}
+
+/* Meets the monitor when it has work to do first; then the child's own ID maps, one line
+ * onto its own ids, setgroups denied first (userns_layout: self_maps). */
 static int start_handshake(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct userns_layout *l = &ctx->userns;
-	const struct sync_config *sync = &ctx->plan->sync;
 	bool grant = apparmor_holds_grant(ctx->proc_fd);
 
 	if (ctx->late_cgroupns && unshare(CLONE_NEWCGROUP) < 0)
@@ -57,11 +71,8 @@ static int start_handshake(const struct launch_ctx *ctx, struct nsrun_error *err
 							"Can't create the cgroup "
 							"namespace the limits need"));
 	if (ctx->go_fd >= 0) {
-		/* For the status fds, which the monitor writes before it releases this one. */
-		if ((sync->info_fd >= 0 || sync->json_status_fd >= 0) &&
-		    status_report_ns(ctx->proc_fd, ctx->clone_flags, ctx->status_fd, err) < 0)
+		if (meet_monitor(ctx, err) < 0)
 			return -1;
-		wait_for_parent(ctx);
 	} else if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0) {
 		/* The monitor turned non-dumpable before clone, and so did this copy of it:
 		 * its /proc files (the maps among them) would belong to the host's root. */
@@ -99,6 +110,30 @@ static int build_rootfs(const struct launch_ctx *ctx, struct nsrun_error *err)
 	};
 
 	return rootfs_build(&cfg, err);
+}
+
+/* In place, --landlock-exec's noexec mounts need a mount namespace of our own;
+ * unprivileged, that takes a user namespace, mapped to the same ids so nothing else
+ * changes. */
+static int private_mount_view(const struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	unsigned long flags = CLONE_NEWNS | (ctx->real_root ? 0 : CLONE_NEWUSER);
+	int r;
+
+	if (unshare(flags) < 0)
+		return error_set(err, errno,
+				 "--landlock-only --landlock-exec needs a private mount namespace");
+	if (!ctx->real_root) {
+		r = userns_write_maps(ctx->proc_fd, 0, ctx->real_uid, ctx->real_uid, ctx->real_gid,
+				      ctx->real_gid, true, err);
+		if (r < 0)
+			return r;
+	}
+	/* Private, not slave: a host mount appearing later would come without noexec. */
+	if (mount(NULL, "/", NULL, MS_PRIVATE | MS_REC, NULL) < 0)
+		return error_set(err, errno, "making the mount namespace private");
+	return noexec_apply("/", "/proc", &ctx->plan->landlock,
+			    &(struct noexec_fds){ .host_root = "" }, err);
 }
 
 /* bwrap's nested namespace: after the mounts that needed uid 0 (devpts), show the chosen
@@ -157,18 +192,44 @@ static int switch_ids(const struct launch_ctx *ctx, struct nsrun_error *err)
 	return 0;
 }
 
+/* The bounding set, what no exec can regain. In a user namespace, and in place root or
+ * not (--landlock-only starts from no capabilities at all), nothing beyond the command's
+ * own; root in a sandbox keeps its set as bwrap leaves it, less what a boundary took
+ * away. After the last namespace that refills it: a new user namespace comes with a
+ * full set. */
+static int bound_caps(const struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	int r;
+
+	/* A second user namespace is bounded there; nothing is executed in between, so one
+	 * pass of 41 prctls is enough. */
+	if (ctx->userns.second)
+		return 0;
+	if (ctx->in_userns || ctx->mode != LAUNCH_SANDBOX)
+		return caps_bound(ctx->caps, err);
+	if (!ctx->caps_taken)
+		return 0;
+	r = caps_bound(~ctx->caps_taken, err);
+	return r < 0 ? error_fail_closed(err, r) : 0;
+}
+
 /* bwrap's drop_privs: keep the decided caps. Root left as it is changes nothing (capset
- * may be denied by an outer seccomp policy); where a boundary took some away, a refusal
- * means the boundary cannot hold. */
+ * may be denied by an outer seccomp policy); in a sandbox, where a boundary took some
+ * away, a refusal means the boundary cannot hold. The AppArmor grant and dumpability are
+ * the sandbox's processes' to settle: in place nsrun's process stays as it started, and
+ * the command's exec stacks nsrun_payload itself (packaging/apparmor/nsrun). */
 static int drop_privs(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
+	bool sandbox = ctx->mode == LAUNCH_SANDBOX;
 	int r;
 
 	if (!ctx->caps_as_is) {
 		r = caps_set(ctx->caps, err);
 		if (r < 0)
-			return ctx->caps_taken ? error_fail_closed(err, r) : r;
+			return sandbox && ctx->caps_taken ? error_fail_closed(err, r) : r;
 	}
+	if (!sandbox)
+		return 0;
 	r = apparmor_drop_grant(ctx->proc_fd, err);
 	if (r < 0)
 		return r;
@@ -177,29 +238,57 @@ static int drop_privs(const struct launch_ctx *ctx, struct nsrun_error *err)
 	return 0;
 }
 
-/* --chdir, else the old cwd if the sandbox has it, else $HOME, else "/". Returns the
- * directory for PWD. */
-static const char *enter_cwd(const struct launch_ctx *ctx, struct nsrun_error *err)
+/* --chdir, else the old cwd if the sandbox has it, else $HOME, else "/"; *pwd: the
+ * directory for PWD. In place it is --chdir or the old cwd or nothing, and PWD stays the
+ * caller's (*pwd NULL); the old cwd is entered again by name: the noexec mounts may now
+ * cover it, and it must not stay reachable through its previous mount. */
+static int enter_cwd(const struct launch_ctx *ctx, const char **pwd, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
+	const char *dir = plan->proc.chdir ? plan->proc.chdir : ctx->old_cwd;
 	const char *home = env_get(plan->proc.envp, "HOME");
+	bool in_place = ctx->mode != LAUNCH_SANDBOX;
 
-	if (plan->proc.chdir) {
-		if (chdir(plan->proc.chdir) < 0) {
-			error_set(err, errno, "Can't chdir to %s", plan->proc.chdir);
-			return NULL;
-		}
-		return plan->proc.chdir;
+	*pwd = NULL;
+	if (dir && chdir(dir) == 0) {
+		*pwd = in_place ? NULL : dir;
+		return 0;
 	}
-	if (ctx->old_cwd && chdir(ctx->old_cwd) == 0)
-		return ctx->old_cwd;
+	if (dir && (plan->proc.chdir || in_place))
+		return error_set(err, errno, "Can't chdir to %s", dir);
+	if (in_place)
+		return 0;
 	if (home && chdir(home) == 0)
-		return home;
-	if (chdir("/") < 0) {
-		error_set(err, errno, "chdir /");
-		return NULL;
+		*pwd = home;
+	else if (chdir("/") == 0)
+		*pwd = "/";
+	else
+		return error_set(err, errno, "chdir /");
+	return 0;
+}
+
+/* setsid() refuses a process group leader (nsrun in place, started from an interactive
+ * shell; never a sandbox's process): then fork, and let the leader wait and pass the
+ * status on, as setsid(1) -w does. */
+static int new_session(struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	pid_t pid, leader;
+
+	if (setsid() >= 0)
+		return 0;
+	if (errno != EPERM)
+		return error_set(err, errno, "setsid");
+	leader = getpid(); /* before the fork: the child's getppid() could be late */
+	pid = fork();
+	if (pid < 0)
+		return error_set(err, errno, "fork for --new-session");
+	if (pid == 0) {
+		ctx->expected_ppid = leader;
+		ctx->parent_life_fd = -1;
+		return setsid() < 0 ? error_set(err, errno, "setsid") : 0;
 	}
-	return "/";
+	launch_track_parent(ctx);
+	reaper_relay(pid);
 }
 
 static int wait_block_fd(int fd)
@@ -372,28 +461,30 @@ static int set_exec_label(const struct launch_ctx *ctx, struct nsrun_error *err)
 	return 0;
 }
 
-/* Everything up to the fork of pid 1, in bwrap's order. */
-static int prepare(const struct launch_ctx *ctx, struct nsrun_error *err)
+/* The status fds (--info-fd, --json-status-fd, --userns-block-fd) belong to the monitor:
+ * a process that will become the command closes them first, so that the command can
+ * neither forge nor hold open what nsrun reports. */
+static void close_monitor_fds(const struct plan *plan)
+{
+	int fds[] = { plan->sync.info_fd, plan->sync.json_status_fd, plan->sync.userns_block_fd };
+
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* The sandbox's profile: its namespaces and their contents, in bwrap's order. */
+static int profile_sandbox(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
-	int r;
+	int r = start_handshake(ctx, err);
 
-	launch_close_monitor_fds(plan);
-	r = start_handshake(ctx, err);
 	if (r == 0)
 		r = nest_pidns(ctx, err);
 	if (r == 0)
 		r = switch_ids(ctx, err);
-	/* A second user namespace starts with a full bounding set again and is bounded
-	 * there; nothing is executed in between, so one pass of 41 prctls is enough. */
-	if (r == 0 && ctx->in_userns && !ctx->userns.second)
-		r = caps_bound(ctx->caps, err);
-	/* Root keeps its bounding set as bwrap leaves it, less what a boundary took away. */
-	if (r == 0 && !ctx->in_userns && ctx->caps_taken) {
-		r = caps_bound(~ctx->caps_taken, err);
-		if (r < 0)
-			error_fail_closed(err, r);
-	}
+	if (r == 0)
+		r = bound_caps(ctx, err);
 	if (r == 0 && (ctx->clone_flags & CLONE_NEWNET))
 		r = loopback_setup(err);
 	if (r == 0)
@@ -406,6 +497,37 @@ static int prepare(const struct launch_ctx *ctx, struct nsrun_error *err)
 		r = error_set(err, errno, "Can't set hostname to %s", plan->ns.hostname);
 	if (r == 0)
 		r = second_userns(ctx, err);
+	return r;
+}
+
+/* --landlock-only's profile: no namespaces and no root but the private view
+ * --landlock-exec needs, bounded after it. As nsrun's child (--json-status-fd) it meets
+ * the monitor first, as a sandbox's process does. */
+static int profile_in_place(const struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	const struct plan *plan = ctx->plan;
+	int r = 0;
+
+	if (ctx->go_fd >= 0)
+		r = meet_monitor(ctx, err);
+	if (r == 0 && plan->landlock.exec && plan->landlock.exec[0])
+		r = private_mount_view(ctx, err);
+	if (r == 0)
+		r = bound_caps(ctx, err);
+	return r;
+}
+
+/* Everything up to the session and pid 1: the mode's profile, then the capabilities. */
+static int prepare(const struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	const struct plan *plan = ctx->plan;
+	int r;
+
+	close_monitor_fds(plan);
+	if (ctx->mode == LAUNCH_SANDBOX)
+		r = profile_sandbox(ctx, err);
+	else
+		r = profile_in_place(ctx, err);
 	if (r == 0)
 		r = drop_privs(ctx, err);
 	if (r == 0)
@@ -456,7 +578,7 @@ _noreturn_ static void start_under_pid1(const struct launch_ctx *ctx, char **env
 	run_pid1(ctx, pid, ready[1], execd[0], fds + 2, n_locks);
 }
 
-void setup_child(const struct launch_ctx *ctx)
+void setup_child(struct launch_ctx *ctx)
 {
 	const struct plan *plan = ctx->plan;
 	static struct nsrun_error err; /* see error.h */
@@ -465,17 +587,14 @@ void setup_child(const struct launch_ctx *ctx)
 	sigset_t mask;
 
 	sigprocmask(SIG_SETMASK, NULL, &mask);
-	if (prepare(ctx, &err) < 0)
+	if (prepare(ctx, &err) < 0 || enter_cwd(ctx, &cwd, &err) < 0)
 		launch_fail(ctx, &err);
-	cwd = enter_cwd(ctx, &err);
-	if (!cwd)
-		launch_fail(ctx, &err);
+	/* execvp searches the plan's PATH, in place too. */
 	envp = strv_copy(plan->proc.envp);
-	env_set(&envp, "PWD", cwd);
-	if (plan->proc.new_session && setsid() < 0) {
-		error_set(&err, errno, "setsid");
+	if (cwd)
+		env_set(&envp, "PWD", cwd);
+	if (plan->proc.new_session && new_session(ctx, &err) < 0)
 		launch_fail(ctx, &err);
-	}
 	/* Ctrl-C and job control go to the sandbox, not to nsrun (bwrap PR #735). */
 	if (ctx->tty_foreground)
 		supervise_tty_take();

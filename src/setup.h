@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * setup.h: the child side of the sandbox, run inside the new namespaces. It
- * never returns: it execs the payload (possibly under a pid-1 reaper) or sends
- * a struct nsrun_error over the error pipe and exits 1.
+ * setup.h: the process that becomes the command: the sandbox's child, inside the new
+ * namespaces, or --landlock-only's (in place, or nsrun's child). It never returns: it
+ * execs the payload (possibly under a pid-1 reaper) or sends a struct nsrun_error over
+ * the error pipe and exits 1 (in place: prints it and exits with its status).
  */
 #pragma once
 
@@ -21,4 +22,6 @@ void setup_close_fds_except(int *keep, size_t n);
  * command: the --pidns relay and pid 1, each when there is one. */
 unsigned setup_command_depth(const struct launch_ctx *ctx);
 
-_noreturn_ void setup_child(const struct launch_ctx *ctx);
+/* The one setup, in ctx->mode's profile: a sandbox's, or --landlock-only's without
+ * namespaces or a root. */
+_noreturn_ void setup_child(struct launch_ctx *ctx);
