@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,7 +36,7 @@
 #define CGROUP_DRAIN_MS 5000
 #define CGROUP_LOCK_WAIT_MS 2000
 
-enum { CG_MEMORY = 1u << 0, CG_PIDS = 1u << 1, CG_CPU = 1u << 2 };
+/* The controllers plan_limits[] use; in a set, each is 1u << its index. */
 static const char *const controllers[] = { "memory", "pids", "cpu" };
 
 static ssize_t read_at(int dfd, const char *name, char *buf, size_t size)
@@ -79,10 +78,27 @@ static bool has_word(const char *list, const char *word)
 	return false;
 }
 
+/* The controller of a limit file, "<controller>.<name>", as its bit. */
+static unsigned controller_of(const char *file)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(controllers); i++) {
+		size_t n = strlen(controllers[i]);
+
+		if (strncmp(file, controllers[i], n) == 0 && file[n] == '.')
+			return 1u << i;
+	}
+	abort(); /* a row of plan_limits[] whose controller is missing above */
+}
+
 static unsigned wanted(const struct limits_config *l)
 {
-	return (l->has_memory_max || l->has_memory_swap_max ? CG_MEMORY : 0) |
-	       (l->has_pids_max ? CG_PIDS : 0) | (l->has_cpu_max ? CG_CPU : 0);
+	unsigned want = 0;
+	uint64_t v;
+
+	for (size_t i = 0; i < plan_n_limits; i++)
+		if (plan_limit_value(&plan_limits[i], l, &v) != PLAN_LIMIT_UNSET)
+			want |= controller_of(plan_limits[i].file);
+	return want;
 }
 
 static bool is_cgroup2(int fd)
@@ -662,34 +678,29 @@ static int write_limit(const struct cgroup *cg, const char *file, const char *va
 	return 0;
 }
 
+/* plan_limits[] in order; a value only implied (swap under --memory-max) may be
+ * missing where the host has no swap. */
 static int apply_limits(const struct limits_config *l, const struct cgroup *cg,
 			struct nsrun_error *err)
 {
-	char v[64];
-	int r = 0;
+	char text[64];
+	uint64_t v;
 
-	if (l->has_memory_max) {
-		snprintf(v, sizeof(v), "%" PRIu64, l->memory_max);
-		r = write_limit(cg, "memory.max", v, false, err);
-	}
-	/* --memory-max means memory: a command that may swap out is not stopped at it. */
-	if (r == 0 && (l->has_memory_max || l->has_memory_swap_max)) {
-		snprintf(v, sizeof(v), "%" PRIu64, l->has_memory_swap_max ? l->memory_swap_max : 0);
-		r = write_limit(cg, "memory.swap.max", v, !l->has_memory_swap_max, err);
-	}
-	if (r == 0 && l->has_pids_max) {
-		snprintf(v, sizeof(v), "%" PRIu64, l->pids_max);
-		r = write_limit(cg, "pids.max", v, false, err);
+	for (size_t i = 0; i < plan_n_limits; i++) {
+		const struct plan_limit *lim = &plan_limits[i];
+		enum plan_limit_state state = plan_limit_value(lim, l, &v);
+		int r;
+
+		if (state == PLAN_LIMIT_UNSET)
+			continue;
+		plan_limit_text(lim, v, text, sizeof(text));
+		r = write_limit(cg, lim->file, text, state == PLAN_LIMIT_IMPLIED, err);
+		if (r < 0)
+			return r;
 	}
 	/* No cgroups below: the guard's and the monitor's rmdir must not meet any (nested
 	 * namespaces could make them), and nsdelegate keeps this file from the sandbox. */
-	if (r == 0)
-		r = write_limit(cg, "cgroup.max.descendants", "0", false, err);
-	if (r == 0 && l->has_cpu_max) {
-		snprintf(v, sizeof(v), "%" PRIu64 " %d", l->cpu_quota_us, LIMITS_CPU_PERIOD_US);
-		r = write_limit(cg, "cpu.max", v, false, err);
-	}
-	return r;
+	return write_limit(cg, "cgroup.max.descendants", "0", false, err);
 }
 
 static int make_sandbox_cgroup(struct cgroup *cg, const char *ppath, struct nsrun_error *err)

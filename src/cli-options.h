@@ -2,9 +2,10 @@
 /*
  * cli-options.h: the single source of truth for nsrun's options. One X-macro row per
  * option: enum suffix, name, arity (0-3), help group, flags, action, metavariables, help
- * text. The action is what parsing the option does, expanded only by cli.c: FN(handler),
- * or for plain setters the plan field they set: ON/OFF(bool), FD(int), STR(string),
- * LIST(string vector), NS/NSTRY(namespace request), MODE(plan mode), and a few more.
+ * text. The action is what parsing the option does, expanded by cli.c (the setter) and
+ * plan-print.c (the printers): FN(handler), or for plain setters the plan field they set:
+ * ON/OFF(bool), FD(int), STR(string), LIST(string vector), NS/NSTRY(namespace request),
+ * MODE(plan mode), a few more, and the typed values below.
  * Rows are sorted by name (strcmp order; a unit test checks it) so the parser can bsearch.
  */
 #pragma once
@@ -54,7 +55,7 @@ enum cli_flags {
 	X(CHDIR, "--chdir", 1, OPTG_PROCESS, OPTF_B8, STR(proc.chdir), "DIR", "Change directory to DIR") \
 	X(CHMOD, "--chmod", 2, OPTG_FS, OPTF_B8, FN(h_op), "OCTAL PATH", "Change permissions of PATH (must already exist)") \
 	X(CLEARENV, "--clearenv", 0, OPTG_PROCESS, OPTF_B8, FN(h_clearenv), "", "Unset all environment variables") \
-	X(CPU_MAX, "--cpu-max", 1, OPTG_SUP, OPTF_NS, FN(h_cpu_max), "FRACTION", "Limit the sandbox to FRACTION of one CPU, e.g. 0.5 or 2 (cgroup v2 cpu.max)") \
+	X(CPU_MAX, "--cpu-max", 1, OPTG_SUP, OPTF_NS, FRACTION(limits.cpu_quota_us, limits.has_cpu_max), "FRACTION", "Limit the sandbox to FRACTION of one CPU, e.g. 0.5 or 2 (cgroup v2 cpu.max)") \
 	X(DEBUG_OPT, "--debug-opt", 1, OPTG_GENERAL, OPTF_HID, FN(h_debug_opt), "NAME", "Developer switches, as --debug-opt=NAME: print-assumed-kernel, force-mount-setattr-fallback, force-openat-fallback") \
 	X(DEV, "--dev", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new dev on DEST") \
 	X(DEV_BIND, "--dev-bind", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Bind mount the host path SRC on DEST, allowing device access") \
@@ -67,13 +68,13 @@ enum cli_flags {
 	X(FILE, "--file", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Copy from FD to destination DEST") \
 	X(FILE_LABEL, "--file-label", 1, OPTG_SECURITY, OPTF_B8, LABEL(proc.file_label), "LABEL", "File label for temporary sandbox content") \
 	X(FORWARD_SIGNALS, "--forward-signals", 0, OPTG_SUP, OPTF_NS, ON(sup.forward_signals), "", "Forward INT, TERM, HUP, QUIT, USR1, USR2, CONT and WINCH to COMMAND") \
-	X(GID, "--gid", 1, OPTG_NAMESPACE, OPTF_B8, FN(h_gid), "GID", "Custom gid in the sandbox (requires --unshare-user or --userns)") \
+	X(GID, "--gid", 1, OPTG_NAMESPACE, OPTF_B8, ID(ns.gid, ns.has_gid), "GID", "Custom gid in the sandbox (requires --unshare-user or --userns)") \
 	X(HELP, "--help", 0, OPTG_GENERAL, OPTF_B8, MODE(PLAN_HELP), "", "Print this help") \
 	X(HOSTNAME, "--hostname", 1, OPTG_NAMESPACE, OPTF_B8, STR(ns.hostname), "NAME", "Custom hostname in the sandbox (requires --unshare-uts)") \
 	X(INFO_FD, "--info-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.info_fd), "FD", "Write information about the running container to FD") \
 	X(JSON, "--json", 0, OPTG_GENERAL, OPTF_NS, ON(json), "", "With --doctor: print the checks as one JSON document") \
 	X(JSON_STATUS_FD, "--json-status-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.json_status_fd), "FD", "Write container status to FD as multiple JSON documents") \
-	X(KILL_AFTER, "--kill-after", 1, OPTG_SUP, OPTF_NS, FN(h_kill_after), "DURATION", "SIGKILL what is left DURATION after --timeout's SIGTERM (default 5s)") \
+	X(KILL_AFTER, "--kill-after", 1, OPTG_SUP, OPTF_NS, DURATION(sup.kill_after_ms, sup.has_kill_after), "DURATION", "SIGKILL what is left DURATION after --timeout's SIGTERM (default 5s)") \
 	X(LANDLOCK_ABI, "--landlock-abi", 0, OPTG_LANDLOCK, OPTF_NS, MODE(PLAN_LANDLOCK_ABI), "", "Print the Landlock ABI of this kernel and the rights nsrun handles") \
 	X(LANDLOCK_BIND_TCP, "--landlock-bind-tcp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_port), "PORT", "Allow binding TCP PORT (repeatable; other ports are denied)") \
 	X(LANDLOCK_BIND_UDP, "--landlock-bind-udp", 1, OPTG_LANDLOCK, OPTF_NS, FN(h_landlock_port), "PORT", "Allow binding UDP PORT (repeatable; other ports, 0 too, are denied)") \
@@ -86,8 +87,8 @@ enum cli_flags {
 	X(LANDLOCK_SCOPE, "--landlock-scope", 0, OPTG_LANDLOCK, OPTF_NS, LL(landlock.scope), "", "Deny abstract unix sockets and signals outside the sandbox") \
 	X(LEVEL_PREFIX, "--level-prefix", 0, OPTG_GENERAL, 0, ON(level_prefix), "", "Prepend e.g. <3> to diagnostic messages") \
 	X(LOCK_FILE, "--lock-file", 1, OPTG_STATUS, OPTF_B8, LIST(sync.lock_files), "DEST", "Take a lock on DEST while sandbox is running") \
-	X(MEMORY_MAX, "--memory-max", 1, OPTG_SUP, OPTF_NS, FN(h_memory_max), "SIZE", "Limit the sandbox's memory to SIZE, e.g. 512M (cgroup v2; no swap unless --memory-swap-max)") \
-	X(MEMORY_SWAP_MAX, "--memory-swap-max", 1, OPTG_SUP, OPTF_NS, FN(h_memory_swap_max), "SIZE", "Limit the sandbox's swap to SIZE (cgroup v2 memory.swap.max)") \
+	X(MEMORY_MAX, "--memory-max", 1, OPTG_SUP, OPTF_NS, SIZE(limits.memory_max, limits.has_memory_max, 1 << 20), "SIZE", "Limit the sandbox's memory to SIZE, e.g. 512M (cgroup v2; no swap unless --memory-swap-max)") \
+	X(MEMORY_SWAP_MAX, "--memory-swap-max", 1, OPTG_SUP, OPTF_NS, SIZE(limits.memory_swap_max, limits.has_memory_swap_max, 0), "SIZE", "Limit the sandbox's swap to SIZE (cgroup v2 memory.swap.max)") \
 	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new mqueue on DEST") \
 	X(NETNS, "--netns", 1, OPTG_SUP, OPTF_NS, FD(sup.netns_fd), "FD", "Run in the network namespace FD (cannot combine with --unshare-net)") \
 	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, ON(proc.new_session), "", "Create a new terminal session") \
@@ -98,7 +99,7 @@ enum cli_flags {
 	X(OVERLAY_SRC, "--overlay-src", 1, OPTG_FS, OPTF_MODIFIER, FN(h_overlay_src), "SRC", "Read files from SRC in the following overlay") \
 	X(PERMS, "--perms", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, FN(h_perms), "OCTAL", "Set permissions of next argument (--bind-data, --file, etc.)") \
 	X(PIDNS, "--pidns", 1, OPTG_NAMESPACE, OPTF_B8, FD(ns.pidns_fd), "FD", "Use this pid namespace (as parent namespace if using --unshare-pid)") \
-	X(PIDS_MAX, "--pids-max", 1, OPTG_SUP, OPTF_NS, FN(h_pids_max), "N", "Limit the sandbox to N processes and threads (cgroup v2 pids.max)") \
+	X(PIDS_MAX, "--pids-max", 1, OPTG_SUP, OPTF_NS, COUNT(limits.pids_max, limits.has_pids_max, 2, INT32_MAX), "N", "Limit the sandbox to N processes and threads (cgroup v2 pids.max)") \
 	X(PROC, "--proc", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new procfs on DEST") \
 	X(REMOUNT_RO, "--remount-ro", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Remount DEST as readonly; does not recursively remount") \
 	X(RLIMIT, "--rlimit", 1, OPTG_SUP, OPTF_NS, FN(h_rlimit), "NAME=SOFT[:HARD]", "Set resource limit NAME (prlimit names) for COMMAND (repeatable)") \
@@ -113,10 +114,10 @@ enum cli_flags {
 	X(SIZE, "--size", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, FN(h_size), "BYTES", "Set size of next argument (only for --tmpfs)") \
 	X(SYMLINK, "--symlink", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Create symlink at DEST with target SRC") \
 	X(SYNC_FD, "--sync-fd", 1, OPTG_STATUS, OPTF_B8, FN(h_sync_fd), "FD", "Keep this fd open while sandbox is running (repeatable)") \
-	X(TIMEOUT, "--timeout", 1, OPTG_SUP, OPTF_NS, FN(h_timeout), "DURATION", "SIGTERM every process of the sandbox after DURATION, then exit 124") \
+	X(TIMEOUT, "--timeout", 1, OPTG_SUP, OPTF_NS, DURATION(sup.timeout_ms), "DURATION", "SIGTERM every process of the sandbox after DURATION, then exit 124") \
 	X(TMP_OVERLAY, "--tmp-overlay", 1, OPTG_FS, 0, FN(h_op), "DEST", "Mount overlayfs with writes going to an invisible tmpfs on DEST") \
 	X(TMPFS, "--tmpfs", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new tmpfs on DEST") \
-	X(UID, "--uid", 1, OPTG_NAMESPACE, OPTF_B8, FN(h_uid), "UID", "Custom uid in the sandbox (requires --unshare-user or --userns)") \
+	X(UID, "--uid", 1, OPTG_NAMESPACE, OPTF_B8, ID(ns.uid, ns.has_uid), "UID", "Custom uid in the sandbox (requires --unshare-user or --userns)") \
 	X(UNSETENV, "--unsetenv", 1, OPTG_PROCESS, OPTF_B8, FN(h_unsetenv), "VAR", "Unset an environment variable") \
 	X(UNSHARE_ALL, "--unshare-all", 0, OPTG_NAMESPACE, OPTF_B8, FN(h_unshare_all), "", "Unshare every namespace we support by default") \
 	X(UNSHARE_CGROUP, "--unshare-cgroup", 0, OPTG_NAMESPACE, OPTF_B8, NS(ns.cgroup), "", "Create new cgroup namespace") \
@@ -133,10 +134,34 @@ enum cli_flags {
 	X(VERSION, "--version", 0, OPTG_GENERAL, OPTF_B8, MODE(PLAN_VERSION), "", "Print version")
 /* clang-format on */
 
+/*
+ * The typed values: a value field and the bool saying it was given, parsed, checked and
+ * printed by one setter and one printer per kind; the messages name the option.
+ *   SIZE(value, has, min)      uint64_t bytes, 512M or 2G; below min (when not 0) refused
+ *   COUNT(value, has, lo, hi)  uint64_t, decimal, from lo to hi
+ *   FRACTION(value, has)       uint64_t, a fraction of one CPU as cpu.max's quota per
+ *                              LIMITS_CPU_PERIOD_US (0.5: 50000)
+ *   DURATION(value[, has])     uint64_t milliseconds, 10, 1.5 or 2m; without a has
+ *                              field 0 means not given (--timeout)
+ *   ID(value, has)             uid_t or gid_t, decimal, 0 to INT_MAX (as bwrap)
+ * --memory-max's minimum: below a few pages not even nsrun's pid 1 can start, a typo, not
+ * a limit. --pids-max's 2: nsrun's own processes in the sandbox (the setup child, pid 1)
+ * count too.
+ */
+
 /* The action column's plain setters name a field of struct plan; expanded, OPTION_FIELD
  * gives its offset, and a compile error unless the field has type T (a setter writes it
  * through a T pointer, a printer reads it as one). */
 #define OPTION_FIELD(f, T) _Generic(((struct plan *)0)->f, T : offsetof(struct plan, f))
+
+/* A typed row's optional has column: OPTION_HAS(value, has) is has's offset,
+ * OPTION_HAS(value) OPTION_NO_HAS. OPTION_VALUE names the value in either form. */
+#define OPTION_NO_HAS SIZE_MAX
+#define OPTION_VALUE(f, ...) f
+#define OPTION_HAS(...) OPTION_PICK_(__VA_ARGS__, OPTION_HAS_2_, OPTION_HAS_1_, )(__VA_ARGS__)
+#define OPTION_PICK_(a, b, which, ...) which
+#define OPTION_HAS_1_(f) OPTION_NO_HAS
+#define OPTION_HAS_2_(f, has) OPTION_FIELD(has, bool)
 
 /* clang-format off */
 enum cli_option_id {

@@ -130,14 +130,21 @@ static int read_input(struct cli_state *st, int fd, size_t max, char **data, siz
 struct cli_action {
 	cli_handler fn;
 	size_t arg;
+	size_t has;	 /* typed values: the bool set when given, or OPTION_NO_HAS */
+	uint64_t lo, hi; /* typed values: SIZE's minimum, COUNT's range */
 };
 
 static const struct cli_action *action_of(enum cli_option_id id);
 
+static void *plan_at(struct cli_state *st, size_t off)
+{
+	return (char *)st->plan + off;
+}
+
 /* The plan field an option's action names. */
 static void *field(struct cli_state *st, const struct cli_option *opt)
 {
-	return (char *)st->plan + action_of(opt->id)->arg;
+	return plan_at(st, action_of(opt->id)->arg);
 }
 
 static int h_on(struct cli_state *st, const struct cli_option *opt, char *const *a,
@@ -235,38 +242,108 @@ static int h_fd(struct cli_state *st, const struct cli_option *opt, char *const 
 	return get_fd(a[0], field(st, opt), err);
 }
 
-/* bwrap parses ids with strtol into an int: 0..INT_MAX, decimal. */
-static int parse_id(struct cli_state *st, const struct cli_option *opt, const char *s,
-		    const char *what, int *v, struct nsrun_error *err)
+/* ---- the typed values (cli-options.h): each setter stores only a valid value ---- */
+
+static void mark_given(struct cli_state *st, const struct cli_option *opt)
 {
-	warn_last(st, opt);
-	if (parse_fd(s, v) < 0)
-		return error_set(err, 0, "Invalid %s: %s", what, s);
+	size_t has = action_of(opt->id)->has;
+
+	if (has != OPTION_NO_HAS)
+		*(bool *)plan_at(st, has) = true;
+}
+
+static int store_u64(struct cli_state *st, const struct cli_option *opt, uint64_t v)
+{
+	*(uint64_t *)field(st, opt) = v;
+	mark_given(st, opt);
 	return 0;
 }
 
-static int h_uid(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		 struct nsrun_error *err)
+/* The SIZE text of V: 1048576 is "1M". */
+static void size_text(uint64_t v, char *buf, size_t size)
 {
-	int v, r = parse_id(st, opt, a[0], "uid", &v, err);
+	static const char *const suffixes[] = { "", "K", "M", "G", "T" };
+	size_t k = 0;
 
-	if (r == 0) {
-		st->plan->ns.has_uid = true;
-		st->plan->ns.uid = (uid_t)v;
-	}
-	return r;
+	while (v >= 1024 && v % 1024 == 0 && k + 1 < ARRAY_SIZE(suffixes))
+		v /= 1024, k++;
+	snprintf(buf, size, "%llu%s", (unsigned long long)v, suffixes[k]);
 }
 
-static int h_gid(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		 struct nsrun_error *err)
+static int h_size_value(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			struct nsrun_error *err)
 {
-	int v, r = parse_id(st, opt, a[0], "gid", &v, err);
+	uint64_t v, min = action_of(opt->id)->lo;
+	char text[32];
 
-	if (r == 0) {
-		st->plan->ns.has_gid = true;
-		st->plan->ns.gid = (gid_t)v;
+	warn_last(st, opt);
+	if (supervise_parse_size(a[0], &v) < 0)
+		return error_set(err, 0, "%s takes a SIZE in bytes such as 512M or 2G, not '%s'",
+				 opt->name, a[0]);
+	if (v < min) {
+		size_text(min, text, sizeof(text));
+		return error_set(err, 0, "%s: '%s' is below %s", opt->name, a[0], text);
 	}
-	return r;
+	return store_u64(st, opt, v);
+}
+
+static int h_count(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		   struct nsrun_error *err)
+{
+	const struct cli_action *act = action_of(opt->id);
+	uint64_t v;
+
+	warn_last(st, opt);
+	if (parse_u64(a[0], 10, &v) < 0 || v < act->lo || v > act->hi)
+		return error_set(err, 0, "%s takes a number from %llu to %llu, not '%s'", opt->name,
+				 (unsigned long long)act->lo, (unsigned long long)act->hi, a[0]);
+	return store_u64(st, opt, v);
+}
+
+static int h_fraction(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		      struct nsrun_error *err)
+{
+	uint64_t v;
+
+	warn_last(st, opt);
+	if (supervise_parse_cpu(a[0], &v) < 0)
+		return error_set(
+			err, 0,
+			"%s takes a FRACTION of one CPU from 0.01 to %llu (0.5, 2), not '%s'",
+			opt->name, SUPERVISE_MAX_CPUS, a[0]);
+	return store_u64(st, opt, v);
+}
+
+static int h_duration(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		      struct nsrun_error *err)
+{
+	uint64_t v;
+	int r;
+
+	warn_last(st, opt);
+	r = supervise_parse_duration(a[0], &v);
+	if (r == -ERANGE)
+		return error_set(err, 0, "%s: '%s' is longer than the maximum, 1000d", opt->name,
+				 a[0]);
+	if (r < 0)
+		return error_set(err, 0, "%s takes a DURATION such as 10, 1.5 or 2m, not '%s'",
+				 opt->name, a[0]);
+	return store_u64(st, opt, v);
+}
+
+/* bwrap parses ids with strtol into an int: 0..INT_MAX, decimal; its message names the
+ * option without "--" ("Invalid uid: x"). */
+static int h_id(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		struct nsrun_error *err)
+{
+	int v;
+
+	warn_last(st, opt);
+	if (parse_fd(a[0], &v) < 0)
+		return error_set(err, 0, "Invalid %s: %s", opt->name + strlen("--"), a[0]);
+	*(uid_t *)field(st, opt) = (uid_t)v;
+	mark_given(st, opt);
+	return 0;
 }
 
 static void replace_str(char **field, const char *value)
@@ -713,36 +790,6 @@ static int h_landlock_port(struct cli_state *st, const struct cli_option *opt, c
 	return 0;
 }
 
-static int parse_duration_opt(struct cli_state *st, const struct cli_option *opt, const char *s,
-			      uint64_t *ms, struct nsrun_error *err)
-{
-	int r;
-
-	warn_last(st, opt);
-	r = supervise_parse_duration(s, ms);
-	if (r == -ERANGE)
-		return error_set(err, 0, "%s: '%s' is longer than the maximum, 1000d", opt->name,
-				 s);
-	if (r < 0)
-		return error_set(err, 0, "%s takes a DURATION such as 10, 1.5 or 2m, not '%s'",
-				 opt->name, s);
-	return 0;
-}
-
-/* --timeout and --kill-after: the last one counts, as for the other single options. */
-static int h_timeout(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		     struct nsrun_error *err)
-{
-	return parse_duration_opt(st, opt, a[0], &st->plan->sup.timeout_ms, err);
-}
-
-static int h_kill_after(struct cli_state *st, const struct cli_option *opt, char *const *a,
-			struct nsrun_error *err)
-{
-	st->plan->sup.has_kill_after = true;
-	return parse_duration_opt(st, opt, a[0], &st->plan->sup.kill_after_ms, err);
-}
-
 static int h_rlimit(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		    struct nsrun_error *err)
 {
@@ -758,67 +805,6 @@ static int h_rlimit(struct cli_state *st, const struct cli_option *opt, char *co
 	if (r < 0)
 		return r;
 	*(struct plan_rlimit *)xappend(&c->rlimits, &c->n_rlimits, sizeof(rl)) = rl;
-	return 0;
-}
-
-static int parse_size_opt(struct cli_state *st, const struct cli_option *opt, const char *s,
-			  uint64_t *v, bool *has, struct nsrun_error *err)
-{
-	warn_last(st, opt);
-	if (supervise_parse_size(s, v) < 0)
-		return error_set(err, 0, "%s takes a SIZE in bytes such as 512M or 2G, not '%s'",
-				 opt->name, s);
-	*has = true;
-	return 0;
-}
-
-static int h_memory_max(struct cli_state *st, const struct cli_option *opt, char *const *a,
-			struct nsrun_error *err)
-{
-	struct limits_config *l = &st->plan->limits;
-
-	if (parse_size_opt(st, opt, a[0], &l->memory_max, &l->has_memory_max, err) < 0)
-		return -EINVAL;
-	/* Below a few pages not even nsrun's pid 1 can start: a typo, not a limit. */
-	if (l->memory_max < 1024 * 1024)
-		return error_set(err, 0, "--memory-max: '%s' is below 1M", a[0]);
-	return 0;
-}
-
-static int h_memory_swap_max(struct cli_state *st, const struct cli_option *opt, char *const *a,
-			     struct nsrun_error *err)
-{
-	struct limits_config *l = &st->plan->limits;
-
-	return parse_size_opt(st, opt, a[0], &l->memory_swap_max, &l->has_memory_swap_max, err);
-}
-
-static int h_pids_max(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		      struct nsrun_error *err)
-{
-	struct limits_config *l = &st->plan->limits;
-
-	warn_last(st, opt);
-	/* nsrun's own processes in the sandbox (the setup child, pid 1) count too. */
-	if (parse_u64(a[0], 10, &l->pids_max) < 0 || l->pids_max < 2 || l->pids_max > INT32_MAX)
-		return error_set(err, 0, "--pids-max takes a number from 2 to %d, not '%s'",
-				 INT32_MAX, a[0]);
-	l->has_pids_max = true;
-	return 0;
-}
-
-static int h_cpu_max(struct cli_state *st, const struct cli_option *opt, char *const *a,
-		     struct nsrun_error *err)
-{
-	struct limits_config *l = &st->plan->limits;
-
-	warn_last(st, opt);
-	if (supervise_parse_cpu(a[0], &l->cpu_quota_us) < 0)
-		return error_set(err, 0,
-				 "--cpu-max takes a FRACTION of one CPU from 0.01 to %llu "
-				 "(0.5, 2), not '%s'",
-				 SUPERVISE_MAX_CPUS, a[0]);
-	l->has_cpu_max = true;
 	return 0;
 }
 
@@ -848,6 +834,12 @@ static int h_doctor(struct cli_state *st, const struct cli_option *opt, char *co
 #define LL(f) h_landlock_on, FIELD(f, bool)
 #define LLPATH(f) h_landlock_path, FIELD(f, char **)
 #define MODE(m) h_mode, (m)
+#define SIZE(f, has, min) h_size_value, FIELD(f, uint64_t), FIELD(has, bool), (min)
+#define COUNT(f, has, lo, hi) h_count, FIELD(f, uint64_t), FIELD(has, bool), (lo), (hi)
+#define FRACTION(f, has) h_fraction, FIELD(f, uint64_t), FIELD(has, bool)
+#define DURATION(...) \
+	h_duration, FIELD(OPTION_VALUE(__VA_ARGS__), uint64_t), OPTION_HAS(__VA_ARGS__)
+#define ID(f, has) h_id, FIELD(f, uid_t), FIELD(has, bool)
 static const struct cli_action actions[OPT_MAX] = {
 #define CLI_ACTION_ROW(id, name, arity, group, flags, action, args, help) [OPT_##id] = { action },
 	NSRUN_OPTIONS(CLI_ACTION_ROW)
@@ -867,6 +859,11 @@ static const struct cli_action actions[OPT_MAX] = {
 #undef LL
 #undef LLPATH
 #undef MODE
+#undef SIZE
+#undef COUNT
+#undef FRACTION
+#undef DURATION
+#undef ID
 
 static const struct cli_action *action_of(enum cli_option_id id)
 {

@@ -2,10 +2,10 @@
 /*
  * plan-print.c: the plan's two printers, its canonical text and an argv that parses
  * back into it. The option table (cli-options.h) already names the field each plain
- * setter writes, so those options print themselves from one generic row per kind;
- * only what a setter cannot express is written by hand: ops, ids, the environment,
- * capabilities, seccomp, ports, debug switches, durations, rlimits, limits, the mode
- * and the command.
+ * setter writes, so those options print themselves from one generic row per kind, the
+ * typed values (ids, sizes, counts, fractions, durations) included; only what a setter
+ * cannot express is written by hand: ops, the environment, capabilities, seccomp,
+ * ports, debug switches, rlimits, the mode and the command.
  */
 #include "config.h"
 
@@ -31,6 +31,11 @@ enum field_kind {
 	K_STRV,	  /* LIST, HIDE, LLPATH: the option once per entry */
 	K_NS_YES, /* NS: the option when NS_YES; the text form says yes/try/no */
 	K_NS_TRY, /* NSTRY: the option when NS_TRY; the text is NS_YES's row's */
+	/* The typed values, when given (has): */
+	K_ID,	    /* ID: uid_t in decimal */
+	K_U64,	    /* SIZE, COUNT: uint64_t in decimal */
+	K_FRACTION, /* FRACTION: the text the quota, the argv the fraction of one CPU */
+	K_DURATION, /* DURATION: the text always, in ms; the argv in seconds */
 };
 
 struct field_row {
@@ -38,6 +43,7 @@ struct field_row {
 	enum field_kind kind;
 	const char *key; /* the field's path in struct plan, as the text form names it */
 	size_t off;
+	size_t has; /* typed values: the bool saying the value was given, or OPTION_NO_HAS */
 };
 
 #define FIELD OPTION_FIELD
@@ -55,6 +61,14 @@ struct field_row {
 #define LL(f) K_BOOL, #f, FIELD(f, bool)
 #define LLPATH(f) K_STRV, #f, FIELD(f, char **)
 #define MODE(m) K_NONE, NULL, 0
+#define SIZE(f, has, min) K_U64, #f, FIELD(f, uint64_t), FIELD(has, bool)
+#define COUNT(f, has, lo, hi) K_U64, #f, FIELD(f, uint64_t), FIELD(has, bool)
+#define FRACTION(f, has) K_FRACTION, #f, FIELD(f, uint64_t), FIELD(has, bool)
+#define DURATION(...)                                                             \
+	K_DURATION, KEY(__VA_ARGS__), FIELD(OPTION_VALUE(__VA_ARGS__), uint64_t), \
+		OPTION_HAS(__VA_ARGS__)
+#define KEY(f, ...) #f
+#define ID(f, has) K_ID, #f, FIELD(f, uid_t), FIELD(has, bool)
 static const struct field_row rows[] = {
 #define PRINT_ROW(id, name, arity, group, flags, action, args, help) { name, action },
 	NSRUN_OPTIONS(PRINT_ROW)
@@ -65,6 +79,14 @@ static const struct field_row rows[] = {
 
 /* The field ROW names in PLAN, read as a T. */
 #define AT(plan, row, T) (*(const __typeof__(T) *)(const void *)((const char *)(plan) + (row)->off))
+
+/* Whether ROW's typed value was given: its has field, or without one a value other than 0. */
+static bool given(const struct plan *p, const struct field_row *r)
+{
+	if (r->has == OPTION_NO_HAS)
+		return AT(p, r, uint64_t) != 0;
+	return *(const bool *)(const void *)((const char *)p + r->has);
+}
 
 /* ---- canonical text ---- */
 
@@ -121,6 +143,19 @@ static void format_row(FILE *f, const struct plan *p, const struct field_row *r)
 	case K_NS_YES:
 		fprintf(f, "%s=%s\n", r->key, ns_request_name(AT(p, r, enum ns_request)));
 		break;
+	case K_ID:
+		if (given(p, r))
+			fprintf(f, "%s=%u\n", r->key, (unsigned)AT(p, r, uid_t));
+		break;
+	case K_U64:
+	case K_FRACTION:
+		if (given(p, r))
+			fprintf(f, "%s=%llu\n", r->key, (unsigned long long)AT(p, r, uint64_t));
+		break;
+	case K_DURATION:
+		fprintf(f, "%s=%llu%s\n", r->key, (unsigned long long)AT(p, r, uint64_t),
+			r->has == OPTION_NO_HAS || given(p, r) ? "" : "(default)");
+		break;
 	case K_NS_TRY:
 	case K_NONE:
 	default:
@@ -169,12 +204,7 @@ static uint64_t fnv1a(const unsigned char *d, size_t n)
 static void format_by_hand(FILE *f, const struct plan *p)
 {
 	const struct supervise_config *c = &p->sup;
-	const struct limits_config *l = &p->limits;
 
-	if (p->ns.has_uid)
-		fprintf(f, "ns.uid=%u\n", (unsigned)p->ns.uid);
-	if (p->ns.has_gid)
-		fprintf(f, "ns.gid=%u\n", (unsigned)p->ns.gid);
 	put_strv(f, "proc.argv", p->proc.argv);
 	fputs("proc.argv0=", f);
 	put_str(f, p->proc.argv0);
@@ -205,9 +235,6 @@ static void format_by_hand(FILE *f, const struct plan *p)
 	}
 	fprintf(f, "debug.force_mount_fallback=%d\ndebug.force_openat_fallback=%d\n",
 		p->debug.force_mount_fallback, p->debug.force_openat_fallback);
-	fprintf(f, "sup.timeout_ms=%llu\nsup.kill_after_ms=%llu%s\n",
-		(unsigned long long)c->timeout_ms, (unsigned long long)c->kill_after_ms,
-		c->has_kill_after ? "" : "(default)");
 	for (size_t i = 0; i < c->n_rlimits; i++) {
 		const struct plan_rlimit *rl = &c->rlimits[i];
 
@@ -218,14 +245,6 @@ static void format_by_hand(FILE *f, const struct plan *p)
 			fprintf(f, " hard=%llu", (unsigned long long)rl->hard);
 		fputc('\n', f);
 	}
-	if (l->has_memory_max)
-		fprintf(f, "limits.memory_max=%llu\n", (unsigned long long)l->memory_max);
-	if (l->has_memory_swap_max)
-		fprintf(f, "limits.memory_swap_max=%llu\n", (unsigned long long)l->memory_swap_max);
-	if (l->has_pids_max)
-		fprintf(f, "limits.pids_max=%llu\n", (unsigned long long)l->pids_max);
-	if (l->has_cpu_max)
-		fprintf(f, "limits.cpu_quota_us=%llu\n", (unsigned long long)l->cpu_quota_us);
 }
 
 char *plan_format(const struct plan *plan)
@@ -290,6 +309,32 @@ static void push_opt_str(char ***v, const char *opt, const char *s)
 	}
 }
 
+/* DURATION and FRACTION in the decimal form their parsers read back exactly. */
+static void push_fixed(char ***v, const char *opt, uint64_t n, unsigned scale, int digits)
+{
+	char *s = xasprintf("%llu.%0*llu", (unsigned long long)(n / scale), digits,
+			    (unsigned long long)(n % scale));
+
+	push_opt_str(v, opt, s);
+	free(s);
+}
+
+/* A typed value, when given. */
+static void typed_to_argv(char ***v, const struct plan *p, const struct field_row *r)
+{
+	uint64_t n = r->kind == K_ID ? AT(p, r, uid_t) : AT(p, r, uint64_t);
+	char buf[NUM_BUF_SIZE];
+
+	if (!given(p, r))
+		return;
+	if (r->kind == K_FRACTION)
+		push_fixed(v, r->opt, n, LIMITS_CPU_PERIOD_US, 5);
+	else if (r->kind == K_DURATION)
+		push_fixed(v, r->opt, n, 1000, 3);
+	else
+		push_opt_str(v, r->opt, num_str(buf, n, 10));
+}
+
 static void row_to_argv(char ***v, const struct plan *p, const struct field_row *r)
 {
 	char *const *sv;
@@ -314,6 +359,12 @@ static void row_to_argv(char ***v, const struct plan *p, const struct field_row 
 	case K_NS_TRY:
 		if (AT(p, r, enum ns_request) == (r->kind == K_NS_YES ? NS_YES : NS_TRY))
 			push(v, r->opt);
+		break;
+	case K_ID:
+	case K_U64:
+	case K_FRACTION:
+	case K_DURATION:
+		typed_to_argv(v, p, r);
 		break;
 	case K_NONE:
 	default:
@@ -351,10 +402,6 @@ static void op_to_argv(char ***v, const struct op *op)
 
 static void env_to_argv(char ***v, const struct plan *p)
 {
-	if (p->ns.has_uid)
-		push_num(v, "--uid", p->ns.uid, false);
-	if (p->ns.has_gid)
-		push_num(v, "--gid", p->ns.gid, false);
 	push_opt_str(v, "--argv0", p->proc.argv0);
 	push(v, "--clearenv");
 	for (size_t i = 0; p->proc.envp && p->proc.envp[i]; i++) {
@@ -400,33 +447,10 @@ static char *rlimit_value_text(uint64_t v)
 	return v == RLIM_INFINITY ? xstrdup("unlimited") : xasprintf("%llu", (unsigned long long)v);
 }
 
-/* DURATION and FRACTION in the decimal form their parsers read back exactly. */
-static void push_fixed(char ***v, const char *opt, uint64_t n, unsigned scale, int digits)
-{
-	char *s = xasprintf("%llu.%0*llu", (unsigned long long)(n / scale), digits,
-			    (unsigned long long)(n % scale));
-
-	push_opt_str(v, opt, s);
-	free(s);
-}
-
-static void push_u64(char ***v, const char *opt, bool has, uint64_t n)
-{
-	char buf[NUM_BUF_SIZE];
-
-	if (has)
-		push_opt_str(v, opt, num_str(buf, n, 10));
-}
-
 static void supervise_to_argv(char ***v, const struct plan *p)
 {
 	const struct supervise_config *c = &p->sup;
-	const struct limits_config *l = &p->limits;
 
-	if (c->timeout_ms > 0)
-		push_fixed(v, "--timeout", c->timeout_ms, 1000, 3);
-	if (c->has_kill_after)
-		push_fixed(v, "--kill-after", c->kill_after_ms, 1000, 3);
 	for (size_t i = 0; i < c->n_rlimits; i++) {
 		const struct plan_rlimit *rl = &c->rlimits[i];
 		_cleanup_free_ char *soft = rl->has_soft ? rlimit_value_text(rl->soft) :
@@ -439,11 +463,6 @@ static void supervise_to_argv(char ***v, const struct plan *p)
 
 		push_opt_str(v, "--rlimit", s);
 	}
-	push_u64(v, "--memory-max", l->has_memory_max, l->memory_max);
-	push_u64(v, "--memory-swap-max", l->has_memory_swap_max, l->memory_swap_max);
-	push_u64(v, "--pids-max", l->has_pids_max, l->pids_max);
-	if (l->has_cpu_max)
-		push_fixed(v, "--cpu-max", l->cpu_quota_us, LIMITS_CPU_PERIOD_US, 5);
 }
 
 char **plan_to_argv(const struct plan *plan)

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * plan.c: the plan's life cycle and its cross-option checks (bwrap's wording); its
- * printers are plan-print.c's. A plan owns every string and array in it; plan_free()
- * releases all of them. Everything here is pure.
+ * plan.c: the plan's life cycle, the tables of filesystem ops and cgroup limits, and its
+ * cross-option checks (bwrap's wording); its printers are plan-print.c's. A plan owns
+ * every string and array in it; plan_free() releases all of them. Everything here is pure.
  */
 #include "config.h"
 
 #include "plan.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util.h"
@@ -131,6 +133,50 @@ const char *plan_landlock_port_option(enum landlock_port_kind kind)
 	return (unsigned)kind < LL_PORT_KINDS ? names[kind] : "--landlock-?";
 }
 
+/* The field F of struct limits_config, which must have type T. */
+#define LIMIT_FIELD(f, T) \
+	_Generic(((struct limits_config *)0)->f, T : offsetof(struct limits_config, f))
+#define LIMIT(f) LIMIT_FIELD(f, uint64_t), LIMIT_FIELD(has_##f, bool)
+
+/* In the order cgroup.c writes them, the status reports them and the messages name the
+ * first one given. */
+const struct plan_limit plan_limits[] = {
+	{ "--memory-max", "memory.max", LIMIT(memory_max), PLAN_LIMIT_NONE, 0 },
+	/* --memory-max means memory: a command that may swap out is not stopped at it. */
+	{ "--memory-swap-max", "memory.swap.max", LIMIT(memory_swap_max),
+	  LIMIT_FIELD(has_memory_max, bool), 0 },
+	{ "--pids-max", "pids.max", LIMIT(pids_max), PLAN_LIMIT_NONE, 0 },
+	{ "--cpu-max", "cpu.max", LIMIT_FIELD(cpu_quota_us, uint64_t),
+	  LIMIT_FIELD(has_cpu_max, bool), PLAN_LIMIT_NONE, LIMITS_CPU_PERIOD_US },
+};
+const size_t plan_n_limits = ARRAY_SIZE(plan_limits);
+
+static bool limit_flag(const struct limits_config *l, size_t off)
+{
+	return *(const bool *)(const void *)((const char *)l + off);
+}
+
+enum plan_limit_state plan_limit_value(const struct plan_limit *limit,
+				       const struct limits_config *l, uint64_t *value)
+{
+	*value = 0;
+	if (limit_flag(l, limit->has)) {
+		*value = *(const uint64_t *)(const void *)((const char *)l + limit->value);
+		return PLAN_LIMIT_GIVEN;
+	}
+	if (limit->zero_with != PLAN_LIMIT_NONE && limit_flag(l, limit->zero_with))
+		return PLAN_LIMIT_IMPLIED;
+	return PLAN_LIMIT_UNSET;
+}
+
+void plan_limit_text(const struct plan_limit *limit, uint64_t value, char *buf, size_t size)
+{
+	if (limit->period)
+		snprintf(buf, size, "%" PRIu64 " %u", value, limit->period);
+	else
+		snprintf(buf, size, "%" PRIu64, value);
+}
+
 /* ---- validation ---- */
 
 static const char *ns_conflict(const struct ns_config *ns)
@@ -175,18 +221,18 @@ static const char *sync_conflict(const struct sync_config *s)
 /* The first cgroup option given, or NULL. */
 static const char *limits_conflict(const struct limits_config *l)
 {
-	if (l->has_memory_max || l->has_memory_swap_max)
-		return l->has_memory_max ? "--memory-max" : "--memory-swap-max";
-	if (l->has_pids_max || l->has_cpu_max)
-		return l->has_pids_max ? "--pids-max" : "--cpu-max";
+	for (size_t i = 0; i < plan_n_limits; i++)
+		if (limit_flag(l, plan_limits[i].has))
+			return plan_limits[i].option;
 	return l->cgroup_parent ? "--cgroup-parent" : NULL;
 }
 
 bool plan_has_limits(const struct plan *p)
 {
-	const struct limits_config *l = &p->limits;
-
-	return l->has_memory_max || l->has_memory_swap_max || l->has_pids_max || l->has_cpu_max;
+	for (size_t i = 0; i < plan_n_limits; i++)
+		if (limit_flag(&p->limits, plan_limits[i].has))
+			return true;
+	return false;
 }
 
 /* --landlock-only execs in place: everything that needs a sandbox process is refused

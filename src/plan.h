@@ -207,6 +207,34 @@ struct limits_config {
 
 #define LIMITS_CPU_PERIOD_US 100000
 
+/* The cgroup limits as data, one row per cgroup v2 file, which cgroup.c writes and the
+ * status reports: a new limit is its option row (cli-options.h), its fields above and
+ * its row in plan_limits[] (plan.c). */
+struct plan_limit {
+	const char *option; /* "--memory-max"; without "--", its key in the JSON status */
+	const char *file;   /* "memory.max": "<controller>.<name>" */
+	size_t value, has;  /* offsets in struct limits_config: uint64_t, bool */
+	size_t zero_with;   /* a has that, without this one, writes it as 0 (best effort:
+			     * --memory-max bounds swap too); PLAN_LIMIT_NONE: none */
+	unsigned period;    /* not 0: the file takes "VALUE PERIOD" (cpu.max) */
+};
+#define PLAN_LIMIT_NONE SIZE_MAX
+
+enum plan_limit_state {
+	PLAN_LIMIT_UNSET,
+	PLAN_LIMIT_GIVEN,
+	PLAN_LIMIT_IMPLIED, /* written as 0 for its zero_with */
+};
+
+extern const struct plan_limit plan_limits[];
+extern const size_t plan_n_limits;
+
+/* Whether L sets LIMIT, and to what (*value). */
+enum plan_limit_state plan_limit_value(const struct plan_limit *limit,
+				       const struct limits_config *l, uint64_t *value);
+/* The text LIMIT's file takes for VALUE: "67108864", or "50000 100000" for cpu.max. */
+void plan_limit_text(const struct plan_limit *limit, uint64_t value, char *buf, size_t size);
+
 enum plan_mode {
 	PLAN_RUN = 0,
 	PLAN_HELP,	     /* --help: usage on stdout, exit 0 */

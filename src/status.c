@@ -87,23 +87,23 @@ static char *append_str(char *s, const char *sep, const char *key, const char *v
 	return r;
 }
 
-/* The limits as the cgroup's files hold them (cpu-max: microseconds per period). */
+/* The limits as the cgroup's files hold them, keyed by option: a number, or the string
+ * "QUOTA PERIOD" (cpu-max: microseconds per period). */
 static char *limit_fields(char *s, const char *sep, const struct status_info *info)
 {
-	const struct limits_config *l = info->limits;
-	_cleanup_free_ char *cpu = NULL, *path = json_escape(info->cgroup);
+	_cleanup_free_ char *path = json_escape(info->cgroup);
+	char text[64];
+	uint64_t v;
 
 	s = append_str(s, sep, "cgroup", path);
-	if (l->has_memory_max)
-		s = append(s, sep, "memory-max", l->memory_max);
-	if (l->has_memory_max || l->has_memory_swap_max)
-		s = append(s, sep, "memory-swap-max",
-			   l->has_memory_swap_max ? l->memory_swap_max : 0);
-	if (l->has_pids_max)
-		s = append(s, sep, "pids-max", l->pids_max);
-	if (l->has_cpu_max) {
-		cpu = xasprintf("%" PRIu64 " %d", l->cpu_quota_us, LIMITS_CPU_PERIOD_US);
-		s = append_str(s, sep, "cpu-max", cpu);
+	for (size_t i = 0; i < plan_n_limits; i++) {
+		const struct plan_limit *lim = &plan_limits[i];
+		const char *key = lim->option + strlen("--");
+
+		if (plan_limit_value(lim, info->limits, &v) == PLAN_LIMIT_UNSET)
+			continue;
+		plan_limit_text(lim, v, text, sizeof(text));
+		s = lim->period ? append_str(s, sep, key, text) : append(s, sep, key, v);
 	}
 	return s;
 }

@@ -112,6 +112,40 @@ static void test_landlock_keys(void **state)
 	free(s);
 }
 
+/* The limits as the cgroup's files hold them; swap is bounded to 0 under --memory-max. */
+static void test_limit_keys(void **state)
+{
+	struct limits_config l = { .memory_max = 64 << 20, .has_memory_max = true };
+	struct status_info info = sample();
+	char *s;
+
+	(void)state;
+	info.n_ns = 0;
+	info.cgroup = "/sys/fs/cgroup/nsrun/a\"b";
+	info.limits = &l;
+	s = status_format_json(&info);
+	assert_string_equal(s,
+			    "{ \"child-pid\": 7699, \"cgroup\": \"/sys/fs/cgroup/nsrun/a\\\"b\", "
+			    "\"memory-max\": 67108864, \"memory-swap-max\": 0 }\n");
+	free(s);
+	l = (struct limits_config){ .memory_swap_max = 1024,
+				    .has_memory_swap_max = true,
+				    .pids_max = 64,
+				    .has_pids_max = true,
+				    .cpu_quota_us = 33333,
+				    .has_cpu_max = true };
+	s = status_format_json(&info);
+	assert_string_equal(s,
+			    "{ \"child-pid\": 7699, \"cgroup\": \"/sys/fs/cgroup/nsrun/a\\\"b\", "
+			    "\"memory-swap-max\": 1024, \"pids-max\": 64, "
+			    "\"cpu-max\": \"33333 100000\" }\n");
+	free(s);
+	info.cgroup = NULL; /* no cgroup: no limits either */
+	s = status_format_json(&info);
+	assert_string_equal(s, "{ \"child-pid\": 7699 }\n");
+	free(s);
+}
+
 static void test_write_pipe(void **state)
 {
 	struct status_info info = sample();
@@ -152,7 +186,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_info_pretty),   cmocka_unit_test(test_json_line),
 		cmocka_unit_test(test_landlock_keys), cmocka_unit_test(test_write_pipe),
-		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_write_error),   cmocka_unit_test(test_limit_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -175,6 +175,55 @@ static void test_limits_values(void **state)
 		assert_true(supervise_parse_cpu(bad_cpus[i], &v) < 0);
 }
 
+static void set_limit(struct limits_config *l, const struct plan_limit *lim, uint64_t v)
+{
+	*(bool *)((char *)l + lim->has) = true;
+	*(uint64_t *)((char *)l + lim->value) = v;
+}
+
+/* plan_limits[]: each row a one-argument option and a file of a controller cgroup.c knows;
+ * given alone, its limit is the plan's only one (but for what it implies, as 0) and the
+ * one messages name. */
+static void test_limit_table(void **state)
+{
+	static const char *const controllers[] = { "memory.", "pids.", "cpu." };
+
+	(void)state;
+	for (size_t i = 0; i < plan_n_limits; i++) {
+		const struct plan_limit *lim = &plan_limits[i];
+		const struct cli_option *opt = cli_find_option(lim->option);
+		struct nsrun_error err = { 0 };
+		struct plan p;
+		char text[64], want[64];
+		size_t c = 0;
+		uint64_t v;
+
+		assert_non_null(opt);
+		assert_int_equal(opt->arity, 1);
+		while (c < ARRAY_SIZE(controllers) && !str_has_prefix(lim->file, controllers[c]))
+			c++;
+		assert_true(c < ARRAY_SIZE(controllers));
+		plan_init(&p, NULL);
+		set_limit(&p.limits, lim, 7);
+		assert_true(plan_has_limits(&p));
+		for (size_t j = 0; j < plan_n_limits; j++) {
+			enum plan_limit_state st = plan_limit_value(&plan_limits[j], &p.limits, &v);
+
+			assert_int_equal(st, j == i ? PLAN_LIMIT_GIVEN :
+					     plan_limits[j].zero_with == lim->has ?
+						      PLAN_LIMIT_IMPLIED :
+						      PLAN_LIMIT_UNSET);
+			assert_int_equal(v, j == i ? 7 : 0);
+		}
+		plan_limit_text(lim, 7, text, sizeof(text));
+		assert_string_equal(text, lim->period ? "7 100000" : "7");
+		assert_int_equal(plan_validate(&p, true, &err), -EINVAL);
+		snprintf(want, sizeof(want), "%s requires --unshare-pid", lim->option);
+		assert_true(str_has_prefix(err.msg, want));
+		plan_free(&p);
+	}
+}
+
 static void test_cli_rules(void **state)
 {
 	static const struct {
@@ -361,8 +410,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_duration_good),	 cmocka_unit_test(test_duration_bad),
 		cmocka_unit_test(test_rlimit_good),	 cmocka_unit_test(test_rlimit_bad),
-		cmocka_unit_test(test_rlimit_cap),
-		cmocka_unit_test(test_limits_values),	 cmocka_unit_test(test_cli_rules),
+		cmocka_unit_test(test_rlimit_cap),	 cmocka_unit_test(test_limits_values),
+		cmocka_unit_test(test_limit_table),	 cmocka_unit_test(test_cli_rules),
 		cmocka_unit_test(test_cli_errors),	 cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_status_documents),
 	};
