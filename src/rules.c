@@ -155,7 +155,7 @@ const struct rule rules_table[] = {
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--timeout", landlock_only, timeout, LL_ONLY },
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--netns", landlock_only, netns, LL_ONLY },
 	/* A cgroup needs someone outside it to remove it when the command is done. */
-	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "the cgroup options", landlock_only, cgroup_option, LL_ONLY },
+	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "the resource limits", landlock_only, cgroup_option, LL_ONLY },
 
 	{ RULE_RUN, "--userns-block-fd", RULE_REQUIRES, "--unshare-user", userns_block_fd, unshare_user,
 	  "--userns-block-fd requires --unshare-user" },
