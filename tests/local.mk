@@ -32,6 +32,7 @@ unit_tests += \
 	tests/unit/test-util \
 	tests/unit/test-cli \
 	tests/unit/test-plan \
+	tests/unit/test-rules \
 	tests/unit/test-userns \
 	tests/unit/test-landlock \
 	tests/unit/test-hide \
