@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "rules.h"
 #include "supervise-parse.h"
 #include "util.h"
 
@@ -356,8 +357,7 @@ static int h_argv0(struct cli_state *st, const struct cli_option *opt, char *con
 		   struct nsrun_error *err)
 {
 	(void)opt;
-	if (st->plan->proc.argv0)
-		return error_set(err, 0, "--argv0 used multiple times");
+	(void)err;
 	replace_str(&st->plan->proc.argv0, a[0]);
 	return 0;
 }
@@ -459,8 +459,8 @@ static int read_seccomp(struct cli_state *st, int fd, struct seccomp_prog *prog,
 }
 
 /* --add-seccomp-fd is read at once; --seccomp only records its fd (the last one wins)
- * and is read when parsing is over, as bwrap does, so "cannot be combined" and the
- * usage errors come first. */
+ * and is read when parsing is over, as bwrap does, so "cannot be combined" (rules.c, as
+ * each is parsed) and the usage errors come first. */
 static int h_add_seccomp_fd(struct cli_state *st, const struct cli_option *opt, char *const *a,
 			    struct nsrun_error *err)
 {
@@ -469,8 +469,6 @@ static int h_add_seccomp_fd(struct cli_state *st, const struct cli_option *opt, 
 	int fd, r;
 
 	(void)opt;
-	if (st->seccomp_fd >= 0)
-		return error_set(err, 0, "--add-seccomp-fd cannot be combined with --seccomp");
 	r = get_fd(a[0], &fd, err);
 	if (r < 0)
 		return r;
@@ -486,8 +484,6 @@ static int h_seccomp(struct cli_state *st, const struct cli_option *opt, char *c
 {
 	int fd, r;
 
-	if (st->plan->seccomp.n_progs > 0)
-		return error_set(err, 0, "--seccomp cannot be combined with --add-seccomp-fd");
 	warn_last(st, opt);
 	r = get_fd(a[0], &fd, err);
 	if (r < 0)
@@ -988,6 +984,8 @@ static int parse_vector(struct cli_state *st, size_t argc, char *const *argv, si
 		if (argc - i - 1 < arity)
 			return missing_args(opt, err);
 		r = check_empty_paths(opt, a, err);
+		if (r >= 0)
+			r = rules_check_parsed(opt, st->seen, err);
 		if (r >= 0)
 			r = actions[opt->id].fn(st, opt, a, err);
 		if (r < 0)

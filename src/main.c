@@ -19,6 +19,7 @@
 #include "mount.h"
 #include "path.h"
 #include "plan.h"
+#include "rules.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -179,28 +180,19 @@ int main(int argc, char **argv)
 		log_warn("%s", plan.warnings[i]);
 	if (r < 0 && strcmp(log_program(), "nsrun") == 0)
 		cli_hint(&err);
+	/* The rules between options (rules.c): usage errors, before any mode runs. */
+	if (r >= 0)
+		r = rules_check(&plan, &(struct rules_ctx){ .is_root = getuid() == 0 }, &err);
 	if (r < 0)
 		error_die(&err);
-
-	/* A word after --doctor is a mistake, not a command to check or run. */
-	if (plan.mode == PLAN_DOCTOR && plan.proc.argv) {
-		error_set_plain(&err, EINVAL, "--doctor takes no COMMAND (got '%s')",
-				plan.proc.argv[0]);
-		error_die(&err);
-	}
 	if (plan.mode != PLAN_RUN)
 		return run_mode(&plan, argv[0]);
-	if (plan.json) {
-		error_set_plain(&err, EINVAL, "--json is only valid with --doctor");
-		error_die(&err);
-	}
 	if (!plan.proc.argv) {
 		cli_usage(stderr, argv[0]);
 		plan_free(&plan);
 		return 1;
 	}
-	if (plan_validate(&plan, getuid() == 0, &err) < 0 ||
-	    (nested && apparmor_refuse_nested(&err) < 0))
+	if (nested && apparmor_refuse_nested(&err) < 0)
 		error_die(&err);
 	leak_check_before_pidns(&plan);
 	force_fallbacks(&plan);

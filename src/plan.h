@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * plan.h: the table of contents. Every option nsrun accepts becomes data in a
- * struct plan; cli.c fills it without syscalls, plan_validate() checks what
- * involves several options, and the engine (sandbox.c, setup.c) carries it out.
+ * struct plan; cli.c fills it without syscalls, rules.c checks what involves several
+ * options, and the engine (sandbox.c, setup.c) carries it out.
  * A plan owns all its strings; fds in it are only numbers until the engine uses them.
  */
 #pragma once
@@ -304,6 +304,6 @@ const char *plan_landlock_port_option(enum landlock_port_kind kind);
 /* Whether a cgroup limit was asked for (--cgroup-parent alone is refused). */
 bool plan_has_limits(const struct plan *plan);
 
-/* Cross-option checks, with bwrap's wording. is_root: real uid is 0 (no implied userns).
- * Pure: no syscalls. Returns 0 or -EINVAL with err filled. */
-int plan_validate(const struct plan *plan, bool is_root, struct nsrun_error *err);
+/* The first cgroup option given (the limits before --cgroup-parent), or NULL: what a
+ * refusal names. */
+const char *plan_cgroup_option(const struct plan *plan);

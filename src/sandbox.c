@@ -322,33 +322,17 @@ static int join_namespaces(const struct plan *plan, struct nsrun_error *err)
 
 /* A boundary holds only while the command cannot undo it: --landlock-exec (remounting
  * without noexec) and the cgroup limits (uncovering the cgroup tree, real-time
- * scheduling). Asking for what would undo them is refused; *taken is what the command
- * loses whatever it would otherwise keep (root's own set included). */
-static int keep_boundaries(const struct plan *plan, uint64_t *taken, struct nsrun_error *err)
+ * scheduling). What would undo them is taken from the command whatever it would
+ * otherwise keep (root's own set included); asking for it was refused (rules.c). */
+static uint64_t boundary_takes(const struct plan *plan)
 {
-	uint64_t asked = caps_requested(&plan->caps, 0);
+	uint64_t taken = 0;
 
-	if (plan->landlock.exec && (asked & CAPS_EXEC_BOUNDARY_BREAKERS))
-		return error_set(
-			err, 0,
-			"--landlock-exec cannot be combined with --cap-add of CAP_SYS_ADMIN, "
-			"CAP_DAC_READ_SEARCH, CAP_CHECKPOINT_RESTORE, CAP_SYS_MODULE, "
-			"CAP_SYS_RAWIO or CAP_SYS_BOOT (or ALL): with them the command could "
-			"remount without noexec (mount_setattr, which Landlock does not "
-			"mediate), open what it wrote through another mount (open_by_handle_at) "
-			"or map it from /proc/self/map_files, or run code in the kernel");
-	if (plan_has_limits(plan) && (asked & CAPS_LIMIT_BREAKERS))
-		return error_set(err, 0,
-				 "The cgroup limits cannot be combined with --cap-add of "
-				 "CAP_SYS_ADMIN, CAP_SYS_NICE, CAP_SYS_MODULE, CAP_SYS_RAWIO or "
-				 "CAP_SYS_BOOT (or ALL): with them the command could uncover the "
-				 "cgroup tree or schedule itself in real time, past --cpu-max");
-	*taken = 0;
 	if (plan->landlock.exec)
-		*taken |= CAPS_EXEC_BOUNDARY_BREAKERS;
+		taken |= CAPS_EXEC_BOUNDARY_BREAKERS;
 	if (plan_has_limits(plan))
-		*taken |= CAPS_LIMIT_BREAKERS;
-	return 0;
+		taken |= CAPS_LIMIT_BREAKERS;
+	return taken;
 }
 
 /* The command's capabilities, decided once and applied in every mode: what root has
@@ -357,7 +341,7 @@ static int keep_boundaries(const struct plan *plan, uint64_t *taken, struct nsru
  * sets nothing then: an outer seccomp policy may refuse capset). */
 static int decide_caps(const struct plan *plan, struct launch_ctx *ctx, struct nsrun_error *err)
 {
-	uint64_t base = 0, taken = 0;
+	uint64_t base = 0, taken;
 	int r;
 
 	/* --landlock-only starts from no capabilities at all, root or not. */
@@ -371,9 +355,7 @@ static int decide_caps(const struct plan *plan, struct launch_ctx *ctx, struct n
 	 * set): bwrap quietly keeps what is there, so `--cap-add all` (mkosi) still runs. */
 	if (ctx->real_root && !ctx->in_userns && ctx->mode == LAUNCH_SANDBOX)
 		ctx->caps &= base;
-	r = keep_boundaries(plan, &taken, err);
-	if (r < 0)
-		return r;
+	taken = boundary_takes(plan);
 	ctx->caps &= ~taken;
 	ctx->caps_taken = taken;
 	ctx->caps_as_is = ctx->real_root && ctx->mode == LAUNCH_SANDBOX && plan->caps.n_ops == 0 &&
@@ -733,12 +715,7 @@ int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 	/* First, while nsrun is nobody's subreaper: the guard that removes the cgroup if
 	 * nsrun dies must not stay nsrun's descendant. */
 	if (plan_has_limits(plan)) {
-		uint64_t taken = 0;
-
-		/* Its refusals are usage errors: before anything is made. */
-		r = keep_boundaries(plan, &taken, err);
-		if (r == 0)
-			r = cgroup_create(&plan->limits, &mon.cg, err);
+		r = cgroup_create(&plan->limits, &mon.cg, err);
 		if (r < 0)
 			return r;
 	}

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "rules.h"
 #include "util.h"
 
 static char env_path[] = "PATH=/usr/bin:/bin", env_home[] = "HOME=/home/u",
@@ -64,7 +65,8 @@ void fuzz_round_trip(const struct plan *p1, bool selinux_enabled)
 		abort();
 	}
 	for (int root = 0; root <= 1; root++) {
-		int v1 = plan_validate(p1, root, &e1), v2 = plan_validate(&p2, root, &e2);
+		const struct rules_ctx ctx = { .is_root = root };
+		int v1 = rules_check(p1, &ctx, &e1), v2 = rules_check(&p2, &ctx, &e2);
 
 		if (v1 != v2 || (v1 < 0 && strcmp(e1.msg, e2.msg) != 0)) {
 			fprintf(stderr, "validation differs: '%s' vs '%s'\n", e1.msg, e2.msg);

@@ -2,7 +2,7 @@
 /*
  * plan-dump.c: parses its arguments exactly as nsrun does (real fds for --args and
  * --seccomp, the real environment) and prints plan_format() followed by the verdict
- * of plan_validate() as root and as an unprivileged user. Parse errors print the
+ * of rules_check() as root and as an unprivileged user. Parse errors print the
  * message on stderr and exit 1. Run under `env -i` for environment-free output.
  */
 #include "config.h"
@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "plan-print.h"
 #include "plan.h"
+#include "rules.h"
 #include "util.h"
 
 extern char **environ;
@@ -41,9 +42,9 @@ int main(int argc, char **argv)
 	fputs(text, stdout);
 	for (int root = 1; root >= 0; root--) {
 		struct nsrun_error verr = { 0 };
+		int v = rules_check(&plan, &(struct rules_ctx){ .is_root = root }, &verr);
 
-		printf("validate.%s=%s\n", root ? "root" : "user",
-		       plan_validate(&plan, root, &verr) < 0 ? verr.msg : "ok");
+		printf("validate.%s=%s\n", root ? "root" : "user", v < 0 ? verr.msg : "ok");
 	}
 	plan_free(&plan);
 	return 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * test-plan.c: plan_validate()'s cross-option rules with bwrap's exact wording (checked
+ * test-plan.c: the cross-option rules (rules.c) with bwrap's exact wording (checked
  * against /usr/bin/bwrap 0.8.0), nsrun's --landlock-only rules, the canonical text
  * (deterministic, one line per field), plan_to_argv() round trips, and the limits.
  */
@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "plan-print.h"
 #include "plan.h"
+#include "rules.h"
 #include "unit-parse.h"
 #include "util.h"
 
@@ -38,10 +39,11 @@ static void check_v(bool is_root, const char *msg, const char *const *args)
 		fail_msg("parse failed: %s", e.msg);
 	memset(&e, 0, sizeof(e));
 	if (!msg) {
-		if (plan_validate(&p, is_root, &e) < 0)
+		if (rules_check(&p, &(struct rules_ctx){ .is_root = is_root }, &e) < 0)
 			fail_msg("unexpected: %s", e.msg);
 	} else {
-		assert_int_equal(plan_validate(&p, is_root, &e), -EINVAL);
+		assert_int_equal(rules_check(&p, &(struct rules_ctx){ .is_root = is_root }, &e),
+				 -EINVAL);
 		assert_string_equal(e.msg, msg);
 	}
 	plan_free(&p);

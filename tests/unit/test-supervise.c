@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "plan-print.h"
+#include "rules.h"
 #include "status.h"
 #include "supervise-parse.h"
 #include "unit-parse.h"
@@ -263,7 +264,7 @@ static void test_cli_rules(void **state)
 		int r = parse(cases[i].args, &plan, &err);
 
 		assert_int_equal(r, 0);
-		r = plan_validate(&plan, true, &err);
+		r = rules_check(&plan, &(struct rules_ctx){ .is_root = true }, &err);
 		if (cases[i].msg) {
 			assert_int_equal(r, -EINVAL);
 			assert_true(strstr(err.msg, cases[i].msg) == err.msg);
