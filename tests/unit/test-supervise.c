@@ -218,7 +218,9 @@ static void test_limit_table(void **state)
 		}
 		plan_limit_text(lim, 7, text, sizeof(text));
 		assert_string_equal(text, lim->period ? "7 100000" : "7");
-		assert_int_equal(plan_validate(&p, true, &err), -EINVAL);
+		strv_push(&p.proc.argv, "true"); /* the run rules apply to a command */
+		assert_int_equal(rules_check(&p, &(struct rules_ctx){ .is_root = true }, &err),
+				 -EINVAL);
 		snprintf(want, sizeof(want), "%s requires --unshare-pid", lim->option);
 		assert_true(str_has_prefix(err.msg, want));
 		plan_free(&p);
