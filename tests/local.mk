@@ -80,7 +80,7 @@ integration_tests += tests/integration/t-limits.sh
 integration_tests += tests/integration/t-doctor.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
-meta_tests = tests/meta/t-docs.sh tests/meta/t-layers.sh tests/meta/t-man-render.sh tests/meta/t-completion.sh \
+meta_tests = tests/meta/t-docs.sh tests/meta/t-layers.sh tests/meta/t-claims.sh tests/meta/t-man-render.sh tests/meta/t-completion.sh \
 	tests/meta/t-rules.sh
 # fuzz: each target's corpus replays in `make check`, built by any compiler.
 fuzz_common = tests/fuzz/fuzz-common.c tests/fuzz/fuzz-common.h
