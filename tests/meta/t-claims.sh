@@ -89,6 +89,9 @@ fi
 # of nsrun, or from a test (unit tests, helpers and fuzz targets link libnsrun.a).
 if ! command -v nm >/dev/null 2>&1 || ! ls "$top_builddir"/src/*.o >/dev/null 2>&1; then
 	not_ok "every exported function has a caller in another file (no nm, or no objects)"
+elif nm "$top_builddir/src/util.o" 2>/dev/null | grep -q __gnu_lto; then
+	# LTO objects (a distribution's build flags) hold no final symbol table to read
+	skip "every exported function has a caller in another file" "LTO objects"
 else
 	for o in "$top_builddir"/src/*.o "$top_builddir"/tests/*/*.o; do
 		nm -u "$o" 2>/dev/null | awk -v o="${o##*/}" '{ print $NF, o }'
