@@ -705,14 +705,6 @@ static int make_sandbox_cgroup(struct cgroup *cg, const char *ppath, struct nsru
 	return 0;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 void cgroup_kill(int fd)
 {
 	_cleanup_free_ char *buf = NULL;

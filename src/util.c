@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "syscall.h"
@@ -407,6 +408,14 @@ int fd_real_path(int fd, char **ret)
 	buf[n] = '\0';
 	*ret = xstrdup(buf);
 	return 0;
+}
+
+uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* An insertion sort: a handful of fds, and no cold qsort pages in pid 1. */

@@ -40,6 +40,9 @@ int fd_real_path(int fd, char **ret);
  * lists, or without /proc every fd below 65536. */
 void fd_close_all_except(int *keep, size_t n);
 
+/* CLOCK_MONOTONIC in milliseconds, for deadlines. */
+uint64_t now_ms(void);
+
 /* NULL-terminated string vectors. */
 size_t strv_length(char *const *v);
 char **strv_copy(char *const *v);
