@@ -303,6 +303,27 @@ static void test_error_set(void **state)
 	assert_string_equal(e.msg + strlen(e.msg) - 30, "ppp: No such file or directory");
 }
 
+/* A hint after the message, cut where the message ends, from parts of the message too. */
+static void test_error_append(void **state)
+{
+	static struct nsrun_error e;
+	static char big[NSRUN_ERROR_MSG_MAX];
+
+	(void)state;
+	error_append(NULL, "nothing");
+	error_set_plain(&e, EPERM, "Unknown option --x=y");
+	error_append(&e, ": the value goes in the next argument (--x %s)", strchr(e.msg, '=') + 1);
+	assert_string_equal(e.msg, "Unknown option --x=y: the value goes in the next argument "
+				   "(--x y)");
+	assert_int_equal(e.code, EPERM);
+	memset(big, 'p', sizeof(big) - 1);
+	big[sizeof(e.msg) - 3] = '\0';
+	error_set_plain(&e, 0, "%s", big);
+	error_append(&e, " (run 'nsrun --doctor')");
+	assert_int_equal(strlen(e.msg), sizeof(e.msg) - 1);
+	assert_string_equal(e.msg + strlen(e.msg) - 3, "p (");
+}
+
 /* An fd's /proc/self/fd name and its real path, as mount(2) and messages use them. */
 static void test_fd_paths(void **state)
 {
@@ -409,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_fd_paths),
 		cmocka_unit_test(test_fd_close_all_except),
 		cmocka_unit_test(test_error_set),
+		cmocka_unit_test(test_error_append),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
