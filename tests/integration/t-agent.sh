@@ -17,9 +17,6 @@ export PATH
 cp "$NSRUN_HELPERS/seccomp-deny" "$BIN/seccomp-deny"
 [ -x "$BIN/force-enosys" ] || cp "$NSRUN_HELPERS/force-enosys" "$BIN/force-enosys"
 
-# jkey KEY TEXT: the value after "KEY": in JSON text (first occurrence).
-jkey() { printf '%s\n' "$2" | tr ',{}' '\n\n\n' | sed -n "s/^ *\"$1\": *\\([0-9a-fx-]*\\) *\$/\\1/p" | head -n1; }
-
 # setup_ws: a fresh workspace and an "outside" directory, both writable by the mode's user.
 setup_ws() {
 	WS="$TMP/ws-$MODE"
