@@ -716,14 +716,6 @@ static int make_sandbox_cgroup(struct cgroup *cg, const char *ppath, struct nsru
 	return 0;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 void cgroup_kill(int fd)
 {
 	_cleanup_free_ char *buf = NULL;
@@ -851,33 +843,13 @@ static void abandon(struct cgroup *cg)
 		disable(top, cg->top_enabled);
 }
 
-/* Closes every fd but KEEP's. */
-static void close_all_but(const int *keep, size_t n)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		int fd = atoi(de->d_name);
-		bool kept = de->d_name[0] == '.' || fd == dirfd(d);
-
-		for (size_t i = 0; i < n && !kept; i++)
-			kept = keep[i] == fd;
-		if (!kept)
-			close(fd);
-	}
-	closedir(d);
-}
-
 /* The guard: outside the sandbox, in a session of its own and deaf to the terminal's
  * signals, it waits for the monitor's end of its pipe to close (the monitor ended,
  * however), then removes what is left. */
 _noreturn_ static void guard_main(struct cgroup *cg, int rfd, int done_fd)
 {
 	int *mine[] = { &rfd, &done_fd, &cg->parent_fd, &cg->fd };
-	int keep[] = { 0, 1, 2, -1, -1, -1, -1 };
+	int keep[ARRAY_SIZE(mine)];
 	int null;
 	sigset_t none;
 	char c, leaf[96];
@@ -886,7 +858,7 @@ _noreturn_ static void guard_main(struct cgroup *cg, int rfd, int done_fd)
 	for (size_t i = 0; i < ARRAY_SIZE(mine); i++) {
 		if (*mine[i] >= 0 && *mine[i] < 3)
 			*mine[i] = fcntl(*mine[i], F_DUPFD_CLOEXEC, 3);
-		keep[3 + i] = *mine[i];
+		keep[i] = *mine[i];
 	}
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	(void)setsid();
@@ -897,7 +869,7 @@ _noreturn_ static void guard_main(struct cgroup *cg, int rfd, int done_fd)
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	for (int i = 0; i < 3 && null >= 0; i++)
 		(void)dup2(null, i);
-	close_all_but(keep, ARRAY_SIZE(keep));
+	fd_close_all_except(keep, ARRAY_SIZE(keep));
 	(void)prctl(PR_SET_NAME, "nsrun-cgroup", 0, 0, 0);
 	/* Its fds reach the cgroup's parent, where a user's sandbox could turn its limits
 	 * off: a process of the same uid must not take them (ptrace, /proc/PID/fd). */

@@ -71,7 +71,7 @@ int cgroup_check_view(int proc_fd, struct nsrun_error *err);
 /* In the sandbox's first process: none of these fds may stay open there. */
 void cgroup_close_in_child(const struct cgroup *cg);
 
-/* The fds the monitor keeps (to pass to setup_close_fds_except); returns how many. */
+/* The fds the monitor keeps (to pass to fd_close_all_except); returns how many. */
 #define CGROUP_MAX_FDS 4
 size_t cgroup_fds(const struct cgroup *cg, int *fds);
 

@@ -933,7 +933,7 @@ void cli_hint(struct nsrun_error *err)
 	static const char unknown[] = "Unknown option ";
 	const char *arg = err->msg + sizeof(unknown) - 1, *eq = strchr(arg, '=');
 	const struct cli_option *opt = NULL;
-	char name[64], *msg;
+	char name[64];
 
 	if (strncmp(err->msg, unknown, sizeof(unknown) - 1) != 0)
 		return;
@@ -942,14 +942,12 @@ void cli_hint(struct nsrun_error *err)
 		opt = cli_find_option(name);
 	}
 	if (strcmp(arg, "--debug-opt") == 0)
-		msg = xasprintf("%s: it takes its value after '=' (--debug-opt=NAME)", err->msg);
+		error_append(err, ": it takes its value after '=' (--debug-opt=NAME)");
+	else if (opt && opt->arity > 0)
+		error_append(err, ": the value goes in the next argument (%s %s)", opt->name,
+			     eq + 1);
 	else
-		msg = opt && opt->arity > 0 ?
-			      xasprintf("%s: the value goes in the next argument (%s %s)", err->msg,
-					opt->name, eq + 1) :
-			      xasprintf("%s (see nsrun --help)", err->msg);
-	snprintf(err->msg, sizeof(err->msg), "%s", msg);
-	free(msg);
+		error_append(err, " (see nsrun --help)");
 }
 
 /* Parses options until COMMAND ("--" or the first argument not starting with '-');

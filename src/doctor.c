@@ -207,7 +207,6 @@ static const char *doctor_userns_cause(char *buf, size_t len)
 void doctor_explain(struct nsrun_error *err)
 {
 	char cause[200];
-	size_t used = strlen(err->msg);
 
 	/* Under bubblewrap's name the message stays bubblewrap's: clients (glycin) match it. */
 	if (strcmp(log_program(), "bwrap") == 0)
@@ -216,16 +215,14 @@ void doctor_explain(struct nsrun_error *err)
 	if (err->status == NSRUN_EXIT_FAIL_CLOSED &&
 	    (err->code == ENOSYS || err->code == EOPNOTSUPP)) {
 		if (!strstr(err->msg, "nsrun --doctor"))
-			snprintf(err->msg + used, sizeof(err->msg) - used,
-				 " (run 'nsrun --doctor')");
+			error_append(err, " (run 'nsrun --doctor')");
 		return;
 	}
 	if (err->code != EPERM && err->code != EACCES && err->code != ENOSPC)
 		return;
 	if (strstr(err->msg, "nsrun --doctor") || !doctor_userns_cause(cause, sizeof(cause)))
 		return;
-	snprintf(err->msg + used, sizeof(err->msg) - used, " (cause: %s; run 'nsrun --doctor')",
-		 cause);
+	error_append(err, " (cause: %s; run 'nsrun --doctor')", cause);
 }
 
 /* ---- the checks ---- */

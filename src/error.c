@@ -157,6 +157,22 @@ void log_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
+void error_append(struct nsrun_error *err, const char *fmt, ...)
+{
+	/* Formatted apart first: an argument may be part of the message it extends. */
+	char more[NSRUN_ERROR_MSG_MAX];
+	size_t used;
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(more, sizeof(more), fmt, ap);
+	va_end(ap);
+	used = strlen(err->msg);
+	snprintf(err->msg + used, sizeof(err->msg) - used, "%s", more);
+}
+
 int error_fail_closed(struct nsrun_error *err, int r)
 {
 	if (err)

@@ -43,6 +43,10 @@ int error_set(struct nsrun_error *err, int code, const char *fmt, ...) _printf_(
 /* Like error_set, but the message carries no strerror suffix even when code != 0. */
 int error_set_plain(struct nsrun_error *err, int code, const char *fmt, ...) _printf_(3, 4);
 
+/* Appends FMT to err's message (err may be NULL), cut where the message ends. The
+ * arguments may point into err->msg itself. */
+void error_append(struct nsrun_error *err, const char *fmt, ...) _printf_(2, 3);
+
 /* Marks err (may be NULL) as a fail-closed refusal, NSRUN_EXIT_FAIL_CLOSED; returns r,
  * so that `return error_fail_closed(err, error_set(err, ...));` reads as one step. */
 int error_fail_closed(struct nsrun_error *err, int r);

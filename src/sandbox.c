@@ -191,7 +191,7 @@ static void close_monitor_fds(struct monitor *mon)
 	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
 		if (keep[i] >= 0)
 			clean[n++] = keep[i];
-	setup_close_fds_except(clean, n);
+	fd_close_all_except(clean, n);
 }
 
 static int monitor_setup(struct monitor *mon, const struct launch_ctx *ctx, struct nsrun_error *err)

@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "audit-arch.h"
 #include "macros.h"
 #include "syscall.h"
 
@@ -81,23 +82,11 @@ int seccomp_apply(const struct seccomp_config *cfg, struct nsrun_error *err)
 
 /* ---- nsrun's own guards ---- */
 
-#if defined(__x86_64__)
-#define GUARD_NATIVE_ARCH AUDIT_ARCH_X86_64
-#define GUARD_COMPAT_ARCH AUDIT_ARCH_I386
-#elif defined(__aarch64__)
-#define GUARD_NATIVE_ARCH AUDIT_ARCH_AARCH64
-#elif defined(__i386__)
-#define GUARD_NATIVE_ARCH AUDIT_ARCH_I386
-#elif defined(__riscv) && __riscv_xlen == 64
-#define GUARD_NATIVE_ARCH AUDIT_ARCH_RISCV64
-#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define GUARD_NATIVE_ARCH AUDIT_ARCH_PPC64LE
-#elif defined(__s390x__)
-#define GUARD_NATIVE_ARCH AUDIT_ARCH_S390X
+/* compat_abi holds i386's numbers: another compat ABI (arm on arm64) is killed as foreign. */
+#if defined(AUDIT_ARCH_COMPAT) && AUDIT_ARCH_COMPAT == AUDIT_ARCH_I386
+#define GUARD_COMPAT_ARCH AUDIT_ARCH_COMPAT
 #endif
 
-/* x32 calls carry this bit in nr with arch AUDIT_ARCH_X86_64. */
-#define GUARD_X32_BIT 0x40000000u
 #define GUARD_KILL SECCOMP_RET_KILL_PROCESS
 #define GUARD_ERRNO(e) (SECCOMP_RET_ERRNO | ((e)&SECCOMP_RET_DATA))
 /* socket(2)'s type carries SOCK_NONBLOCK/SOCK_CLOEXEC above the type proper. */
@@ -343,7 +332,7 @@ static void emit_abi(struct guard_emit *e, unsigned guards, const struct guard_a
 
 	emit(e, BPF_LD | BPF_W | BPF_ABS, (unsigned)offsetof(struct seccomp_data, nr), 0, 0);
 	if (kill_x32) {
-		emit(e, BPF_JMP | BPF_JGE | BPF_K, GUARD_X32_BIT, 0, 1);
+		emit(e, BPF_JMP | BPF_JGE | BPF_K, AUDIT_ARCH_X32_BIT, 0, 1);
 		emit(e, BPF_RET | BPF_K, GUARD_KILL, 0, 0);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -353,17 +342,17 @@ static void emit_abi(struct guard_emit *e, unsigned guards, const struct guard_a
 
 int seccomp_guard_program(unsigned guards, struct sock_filter *prog, size_t max)
 {
-#ifdef GUARD_NATIVE_ARCH
+#ifdef AUDIT_ARCH_NATIVE
 	struct guard_emit e = { prog, 0, max };
 	size_t ja;
 
 	if (guards & ~(unsigned)SECCOMP_GUARD_ALL)
 		return -EINVAL;
 	emit(&e, BPF_LD | BPF_W | BPF_ABS, (unsigned)offsetof(struct seccomp_data, arch), 0, 0);
-	emit(&e, BPF_JMP | BPF_JEQ | BPF_K, GUARD_NATIVE_ARCH, 1, 0);
+	emit(&e, BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_NATIVE, 1, 0);
 	ja = e.n;
 	emit(&e, BPF_JMP | BPF_JA, 0, 0, 0); /* to the other architectures, patched below */
-	emit_abi(&e, guards, &native_abi, GUARD_NATIVE_ARCH == AUDIT_ARCH_X86_64);
+	emit_abi(&e, guards, &native_abi, AUDIT_ARCH_X32_BIT != 0);
 	if (ja < e.max)
 		prog[ja].k = (unsigned)(e.n - ja - 1);
 #ifdef GUARD_COMPAT_ARCH

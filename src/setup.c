@@ -33,7 +33,6 @@
 #include "seccomp.h"
 #include "status.h"
 #include "supervise.h"
-#include "syscall.h"
 #include "util.h"
 
 static void wait_for_parent(const struct launch_ctx *ctx)
@@ -337,39 +336,6 @@ static int take_locks(const struct plan *plan, int *fds, size_t *n, struct nsrun
 	return 0;
 }
 
-/* An insertion sort: a handful of fds, and no cold qsort pages in pid 1. */
-static void sort_fds(int *v, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		int x = v[i];
-		size_t j = i;
-
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-void setup_close_fds_except(int *keep, size_t n)
-{
-	unsigned int from = 3;
-
-	sort_fds(keep, n);
-	for (size_t i = 0; i <= n; i++) {
-		unsigned int to = i < n ? (unsigned int)keep[i] : ~0u;
-
-		if (i < n && (keep[i] < 3 || (unsigned int)keep[i] < from))
-			continue;
-		if (to > from && sys_close_range(from, to - 1, 0) < 0) {
-			/* Before Linux 5.9: close what a sane process could have open. */
-			for (unsigned int fd = from; fd < to && fd < 65536; fd++)
-				close((int)fd);
-		}
-		if (i < n)
-			from = to + 1;
-	}
-}
-
 static bool pid1_is_ns_init(const struct launch_ctx *ctx)
 {
 	return (ctx->clone_flags & CLONE_NEWPID) ||
@@ -417,7 +383,7 @@ _noreturn_ static void run_pid1(const struct launch_ctx *ctx, pid_t payload, int
 		keep[n_keep++] = plan->sync.sync_fds[i];
 	for (size_t i = 0; i < n_locks; i++)
 		keep[n_keep++] = locks[i];
-	setup_close_fds_except(keep, n_keep);
+	fd_close_all_except(keep, n_keep);
 	reaper_run(payload, ctx->status_fd);
 }
 

@@ -15,9 +15,6 @@
 #include "macros.h"
 #include "plan.h"
 
-/* Closes every fd >= 3 not in keep (which is sorted in place). */
-void setup_close_fds_except(int *keep, size_t n);
-
 /* How many of nsrun's processes stand between the sandbox's first process and the
  * command: the --pidns relay and pid 1, each when there is one. */
 unsigned setup_command_depth(const struct launch_ctx *ctx);

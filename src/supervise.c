@@ -342,14 +342,6 @@ static size_t signal_sandbox(struct supervisor *sup, int sig)
 }
 
 /* SIGKILL until nothing is left: a process forked between two rounds gets the next. */
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void kill_sandbox(struct supervisor *sup)
 {
 	struct timespec ms = { 0, 1000000L };

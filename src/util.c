@@ -7,13 +7,17 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "syscall.h"
 
 static _noreturn_ void oom(void)
 {
@@ -404,6 +408,74 @@ int fd_real_path(int fd, char **ret)
 	buf[n] = '\0';
 	*ret = xstrdup(buf);
 	return 0;
+}
+
+uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* An insertion sort: a handful of fds, and no cold qsort pages in pid 1. */
+static void sort_fds(int *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		int x = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static bool fd_kept(const int *keep, size_t n, int fd)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keep[i] == fd)
+			return true;
+	return false;
+}
+
+/* Before Linux 5.9: the fds /proc lists, else what a sane process could have open. */
+static void close_fds_slowly(const int *keep, size_t n)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int fd;
+
+	if (!d) {
+		for (fd = 3; fd < 65536; fd++)
+			if (!fd_kept(keep, n, fd))
+				close(fd);
+		return;
+	}
+	while ((de = readdir(d)))
+		if (parse_fd(de->d_name, &fd) == 0 && fd >= 3 && fd != dirfd(d) &&
+		    !fd_kept(keep, n, fd))
+			close(fd);
+	closedir(d);
+}
+
+void fd_close_all_except(int *keep, size_t n)
+{
+	unsigned int from = 3;
+
+	sort_fds(keep, n);
+	for (size_t i = 0; i <= n; i++) {
+		unsigned int to = i < n ? (unsigned int)keep[i] : ~0u;
+
+		if (i < n && (keep[i] < 3 || (unsigned int)keep[i] < from))
+			continue;
+		if (to > from && sys_close_range(from, to - 1, 0) < 0) {
+			close_fds_slowly(keep, n);
+			return;
+		}
+		if (i < n)
+			from = to + 1;
+	}
 }
 
 char *json_escape(const char *s)

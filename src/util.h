@@ -35,6 +35,13 @@ void fd_proc_path(char buf[static FD_PATH_SIZE], int fd);
 /* The path of fd as the current root sees it (its /proc/self/fd link): -errno, or 0
  * and *ret, which the caller frees. */
 int fd_real_path(int fd, char **ret);
+/* Closes every fd >= 3 that keep does not name (negative entries are ignored; keep is
+ * sorted in place): close_range(2) over the gaps; before Linux 5.9 the fds /proc/self/fd
+ * lists, or without /proc every fd below 65536. */
+void fd_close_all_except(int *keep, size_t n);
+
+/* CLOCK_MONOTONIC in milliseconds, for deadlines. */
+uint64_t now_ms(void);
 
 /* NULL-terminated string vectors. */
 size_t strv_length(char *const *v);

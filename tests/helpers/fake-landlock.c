@@ -18,29 +18,18 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "audit-arch.h"
 #include "syscall.h"
 
-#if defined(__x86_64__)
-#define NATIVE_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define NATIVE_ARCH AUDIT_ARCH_AARCH64
-#elif defined(__i386__)
-#define NATIVE_ARCH AUDIT_ARCH_I386
-#elif defined(__riscv) && __riscv_xlen == 64
-#define NATIVE_ARCH AUDIT_ARCH_RISCV64
-#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define NATIVE_ARCH AUDIT_ARCH_PPC64LE
-#elif defined(__s390x__)
-#define NATIVE_ARCH AUDIT_ARCH_S390X
-#else
-#error "fake-landlock: add this architecture's AUDIT_ARCH_* value"
+#ifndef AUDIT_ARCH_NATIVE
+#error "fake-landlock: audit-arch.h has no AUDIT_ARCH_* value for this architecture"
 #endif
 
 int main(int argc, char **argv)
 {
 	struct sock_filter prog[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 0, 3),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_NATIVE, 0, 3),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_landlock_restrict_self, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),

@@ -25,6 +25,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "audit-arch.h"
 #include "macros.h"
 #include "syscall.h"
 
@@ -32,29 +33,14 @@
 #define __NR_fspick 433
 #endif
 
-#if defined(__x86_64__)
-#define NATIVE_ARCH AUDIT_ARCH_X86_64
-#define COMPAT_ARCH AUDIT_ARCH_I386
-#define X32_BIT 0x40000000u
-#elif defined(__aarch64__)
-#define NATIVE_ARCH AUDIT_ARCH_AARCH64
-#define COMPAT_ARCH AUDIT_ARCH_ARM
-#elif defined(__i386__)
-#define NATIVE_ARCH AUDIT_ARCH_I386
-#elif defined(__riscv) && __riscv_xlen == 64
-#define NATIVE_ARCH AUDIT_ARCH_RISCV64
-#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define NATIVE_ARCH AUDIT_ARCH_PPC64LE
-#elif defined(__s390x__)
-#define NATIVE_ARCH AUDIT_ARCH_S390X
+#ifndef AUDIT_ARCH_NATIVE
+#error "force-enosys: audit-arch.h has no AUDIT_ARCH_* value for this architecture"
+#endif
+/* Without a compat ABI, the native one twice. */
+#ifdef AUDIT_ARCH_COMPAT
+#define COMPAT_ARCH AUDIT_ARCH_COMPAT
 #else
-#error "force-enosys: add this architecture's AUDIT_ARCH_* value"
-#endif
-#ifndef COMPAT_ARCH
-#define COMPAT_ARCH NATIVE_ARCH
-#endif
-#ifndef X32_BIT
-#define X32_BIT 0u
+#define COMPAT_ARCH AUDIT_ARCH_NATIVE
 #endif
 
 struct group {
@@ -132,11 +118,11 @@ static int install_filter(const int *nrs, size_t n, bool fake)
 
 	/* arch must be native or compat, else allow: foreign numbers mean other calls */
 	prog[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-	prog[k++] = JEQ(NATIVE_ARCH, 1, 0);
+	prog[k++] = JEQ(AUDIT_ARCH_NATIVE, 1, 0);
 	prog[k++] = JEQ(COMPAT_ARCH, 0, (unsigned char)(m + 2));
 	prog[k++] = STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
 	/* x32 calls carry bit 30 with the same numbers */
-	prog[k++] = STMT(BPF_ALU | BPF_AND | BPF_K, ~X32_BIT);
+	prog[k++] = STMT(BPF_ALU | BPF_AND | BPF_K, ~AUDIT_ARCH_X32_BIT);
 	for (size_t i = 0; i < n; i++)
 		prog[k++] = JEQ((unsigned)nrs[i], (unsigned char)(m - i), 0);
 	if (fake)

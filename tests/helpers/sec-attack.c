@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "audit-arch.h"
 #include "macros.h"
 #include "syscall.h"
 
@@ -328,7 +329,7 @@ static void i386_memfd_attack(void)
 
 static void x32_memfd_attack(void)
 {
-	long fd = syscall(0x40000000 | __NR_memfd_create, "sec-attack", 0);
+	long fd = syscall(AUDIT_ARCH_X32_BIT | __NR_memfd_create, "sec-attack", 0);
 
 	/* a kernel without CONFIG_X86_X32_ABI answers ENOSYS; the guard kills */
 	if (fd < 0)

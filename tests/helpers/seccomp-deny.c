@@ -17,6 +17,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "audit-arch.h"
+
 static const struct {
 	const char *name;
 	long nr;
@@ -57,12 +59,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s SYSCALL...\n", argv[0]);
 		return 2;
 	}
-#ifdef AUDIT_ARCH_X86_64
+#ifdef AUDIT_ARCH_NATIVE
 	/* Other architectures (x32, i386 via int 0x80) are simply allowed: tests only. */
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						 offsetof(struct seccomp_data, arch));
 	prog[n++] =
-		(struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0);
+		(struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_NATIVE, 1, 0);
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 #endif
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,

@@ -101,6 +101,15 @@ mflags() {
 		grep -xE 'ro|rw|nosuid|nodev|noexec' | paste -sd, -
 }
 
+# mfield FIELD PATH PROBE_OUTPUT: FIELD's value in the probe's mountinfo line for PATH.
+mfield() { get "mountinfo:$2" "$3" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+# smode PATH PROBE_OUTPUT: "type mode" from the probe's stat line for PATH.
+smode() { get "stat:$1" "$2" | sed 's/ uid=.*//'; }
+
+# jkey KEY TEXT: the number after "KEY": in JSON text (first occurrence).
+jkey() { printf '%s\n' "$2" | tr ',{}' '\n\n\n' | sed -n "s/^ *\"$1\": *\\([0-9-]*\\) *\$/\\1/p" | head -n1; }
+
 # The smallest sandbox that can run the probe and host tools.
 # shellcheck disable=SC2034 # used by the suites that source this file
 HOST_RO="--ro-bind / /"
@@ -152,4 +161,58 @@ for_each_mode() {
 	MODE=unpriv
 	"$fn"
 	MODE=root
+}
+
+# mode_dir NAME: prints $TMP/NAME-$MODE, a directory (made if missing) that the current
+# mode's user owns.
+mode_dir() {
+	local d="$TMP/$1-$MODE"
+	mkdir -p "$d"
+	[ "$MODE" = unpriv ] && chown $UNPRIV_UID:$UNPRIV_GID "$d"
+	echo "$d"
+}
+
+# err_case DESC EXPECTED ARGS...: nsrun under the name bwrap with ARGS, then a command that
+# would write a marker in $(mode_dir err) (bind that directory for ARGS that build a
+# sandbox): exit 1, stderr EXPECTED (a regex when it starts with "~"), nothing on stdout,
+# and the command never ran.
+err_case() {
+	local desc=$1 want=$2 w out rc
+	shift 2
+	w=$(mode_dir err)
+	rm -f "$w/marker"
+	out=$(bwrap_nsrun "$@" "$PROBE" write "$w/marker" 2>&1 >"$w/stdout")
+	rc=$?
+	check_eq "$desc: exit 1" 1 "$rc"
+	if [ "${want#\~}" != "$want" ]; then
+		check_match "$desc: message" "${want#\~}" "$out"
+	else
+		check_eq "$desc: message" "$want" "$out"
+	fi
+	check "$desc: command not run" test ! -e "$w/marker" -a ! -s "$w/stdout"
+}
+
+# fail_closed DESC REGEX CMD...: CMD, whose last argument is a file it would create, must
+# exit 126, print REGEX and never create that file.
+fail_closed() {
+	local desc=$1 re=$2 marker=${!#} out rc
+	shift 2
+	rm -f "$marker"
+	out=$("$@" 2>&1)
+	rc=$?
+	check_eq "$desc: exit status 126" 126 "$rc"
+	check_match "$desc: the message names the cause" "$re" "$out"
+	check "$desc: the command did not run" test ! -e "$marker"
+}
+
+# wait_pgrep PGREP_ARGS...: the pid of the first process pgrep finds, once there is one
+# (5 s at most).
+wait_pgrep() {
+	local i p
+	for ((i = 0; i < 50; i++)); do
+		p=$(pgrep "$@" | head -n1)
+		[ -n "$p" ] && { echo "$p"; return 0; }
+		sleep 0.1
+	done
+	return 1
 }

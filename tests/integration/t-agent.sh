@@ -17,9 +17,6 @@ export PATH
 cp "$NSRUN_HELPERS/seccomp-deny" "$BIN/seccomp-deny"
 [ -x "$BIN/force-enosys" ] || cp "$NSRUN_HELPERS/force-enosys" "$BIN/force-enosys"
 
-# jkey KEY TEXT: the value after "KEY": in JSON text (first occurrence).
-jkey() { printf '%s\n' "$2" | tr ',{}' '\n\n\n' | sed -n "s/^ *\"$1\": *\\([0-9a-fx-]*\\) *\$/\\1/p" | head -n1; }
-
 # setup_ws: a fresh workspace and an "outside" directory, both writable by the mode's user.
 setup_ws() {
 	WS="$TMP/ws-$MODE"
@@ -335,6 +332,17 @@ descendants() {
 }
 # alive PID: a process that exists and is not a zombie.
 alive() { [ -e "/proc/$1" ] && ! awk '{ exit !($3 == "Z") }' "/proc/$1/stat" 2>/dev/null; }
+# survivors PID...: those of the PIDs still alive after up to 2 s for them to end.
+survivors() {
+	local p left
+	for _ in $(seq 40); do
+		left=
+		for p in "$@"; do alive "$p" && left="$left $p"; done
+		[ -z "$left" ] && break
+		sleep 0.05
+	done
+	echo "$left"
+}
 
 # timeout_with SIG: the runner sends SIG to nsrun while the payload and its children run.
 timeout_with() {
@@ -363,13 +371,7 @@ timeout_with() {
 	wait "$bgjob" 2>/dev/null
 	rc=$?
 	check_eq "timeout $sig: nsrun's status is 128+signal" "$((128 + $(kill -l "$sig")))" "$rc"
-	left=
-	for _ in $(seq 40); do
-		left=
-		for p in $pids; do alive "$p" && left="$left $p"; done
-		[ -z "$left" ] && break
-		sleep 0.05
-	done
+	left=$(survivors $pids)
 	check_eq "timeout $sig: SIG$sig to nsrun takes the payload and its background children" "" "$left"
 	: >"$WS/go"
 	sleep 0.5
@@ -396,12 +398,7 @@ case_runner_dies() {
 	check_eq "runner dies: the runner is nsrun's parent" sh "$(cat "/proc/$runner/comm" 2>&1)"
 	kill -KILL "$runner"
 	wait "$job" 2>/dev/null
-	for _ in $(seq 40); do
-		left=
-		for p in $pids; do alive "$p" && left="$left $p"; done
-		[ -z "$left" ] && break
-		sleep 0.05
-	done
+	left=$(survivors $pids)
 	check_eq "runner dies: nsrun, the payload and its children are gone" "" "$left"
 	for p in $left; do kill -KILL "$p" 2>/dev/null; done
 }

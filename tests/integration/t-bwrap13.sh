@@ -37,6 +37,15 @@ with_broken() {
 		"$FUSE_BROKEN" "$dir" "${wrap[@]}" "${pre[@]}" "$BIN/nsrun" "$@"
 }
 
+# each_mode_with_fuse FN: for_each_mode FN, where /dev/fuse can serve with_broken.
+each_mode_with_fuse() {
+	if [ -c /dev/fuse ]; then
+		for_each_mode "$1"
+	else
+		skip "$1" "no /dev/fuse for the broken-submount fixture"
+	fi
+}
+
 FORCE=--debug-opt=force-mount-setattr-fallback
 NOTSEC=--not-a-security-boundary
 # The probe and nothing of $TMP but what a case binds.
@@ -54,11 +63,7 @@ test_fixture() {
 	check_eq "fast path: --ro-bind over the broken submount works" 'content\n' "$(get cat:/mnt/file "$out")"
 	check_eq "fast path: the submount is ro,nosuid,nodev" "ro,nosuid,nodev" "$(mflags /mnt/sub "$out")"
 }
-if [ -c /dev/fuse ]; then
-	for_each_mode test_fixture
-else
-	skip "test_fixture" "no /dev/fuse for the broken-submount fixture"
-fi
+each_mode_with_fuse test_fixture
 
 # bwrap 0.12+ keeps a submount's flags from mountinfo, not statfs(2), so the mount(2)
 # path binds over a submount that answers statfs with EIO (a dead network or FUSE mount).
@@ -82,11 +87,7 @@ test_broken_submount() {
 		"$PROBE" cat /mnt/file 2>&1)
 	check_eq "mount API answering ENOSYS: binds too" 'content\n' "$(get cat:/mnt/file "$out")"
 }
-if [ -c /dev/fuse ]; then
-	for_each_mode test_broken_submount
-else
-	skip "test_broken_submount" "no /dev/fuse for the broken-submount fixture"
-fi
+each_mode_with_fuse test_broken_submount
 
 # The case bwrap 0.12's --not-a-security-boundary was written for: a submount whose flags
 # are locked (mounted by a more privileged user namespace) with strictatime, which

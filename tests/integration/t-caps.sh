@@ -6,8 +6,6 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-jkey() { printf '%s\n' "$2" | tr ',{}' '\n\n\n' | sed -n "s/^ *\"$1\": *\\([0-9-]*\\) *\$/\\1/p" | head -n1; }
-
 ZERO=0000000000000000
 # The full set inside a userns: every capability the kernel knows.
 LAST_CAP=$(cat /proc/sys/kernel/cap_last_cap)

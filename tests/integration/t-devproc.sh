@@ -6,10 +6,6 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-mfield() { get "mountinfo:$2" "$3" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-# smode PATH TEXT: "type mode" from a stat line.
-smode() { get "stat:$1" "$2" | sed 's/ uid=.*//'; }
-
 test_tmpfs() {
 	local out rc me=0 s
 	[ "$MODE" = unpriv ] && me=65534

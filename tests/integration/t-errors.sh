@@ -6,24 +6,8 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-# err_case DESC EXPECTED ARGS...: exit 1, stderr EXPECTED (a regex when it starts with
-# "~"), nothing on stdout, and the command (a marker write) never ran.
-err_case() {
-	local desc=$1 want=$2 out rc
-	shift 2
-	rm -f "$W/marker"
-	out=$(bwrap_nsrun "$@" "$PROBE" write "$W/marker" 2>&1 >"$W/stdout")
-	rc=$?
-	check_eq "$desc: exit 1" 1 "$rc"
-	if [ "${want#\~}" != "$want" ]; then
-		check_match "$desc: message" "${want#\~}" "$out"
-	else
-		check_eq "$desc: message" "$want" "$out"
-	fi
-	check "$desc: command not run" test ! -e "$W/marker" -a ! -s "$W/stdout"
-}
-
-# err_last DESC EXPECTED ARGS...: the same for an error in the last option (no command).
+# err_last DESC EXPECTED ARGS...: err_case (lib.sh) for an error in the last option (no
+# command).
 err_last() {
 	local out rc
 	out=$(bwrap_nsrun "${@:3}" 2>&1 >"$W/stdout")
@@ -32,10 +16,9 @@ err_last() {
 	check_eq "$1: message" "$2" "$out"
 }
 
+# W: err_case's directory (lib.sh), which RW binds.
 setup_work() {
-	W="$TMP/err-$MODE"
-	mkdir -p "$W"
-	[ "$MODE" = unpriv ] && chown $UNPRIV_UID:$UNPRIV_GID "$W"
+	W=$(mode_dir err)
 	RW=(--ro-bind / / --bind "$W" "$W")
 }
 

@@ -6,13 +6,8 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-# jkey KEY TEXT: the number after "KEY": in JSON text (first occurrence).
-jkey() { printf '%s\n' "$2" | tr ',{}' '\n\n\n' | sed -n "s/^ *\"$1\": *\\([0-9-]*\\) *\$/\\1/p" | head -n1; }
-
 setup_work() {
-	W="$TMP/fds-$MODE"
-	mkdir -p "$W"
-	[ "$MODE" = unpriv ] && chown $UNPRIV_UID:$UNPRIV_GID "$W"
+	W=$(mode_dir fds)
 }
 
 test_info_fd() {

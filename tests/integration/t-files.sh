@@ -6,8 +6,6 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-smode() { get "stat:$1" "$2" | sed 's/ uid=.*//'; }
-
 DATA="$TMP/data"
 printf 'line1\nline2\n' >"$DATA"
 chmod 0644 "$DATA"
@@ -86,9 +84,8 @@ test_dir_existing() {
 for_each_mode test_dir_existing
 
 test_symlink() {
-	local out rc w="$TMP/sym-$MODE"
-	mkdir -p "$w"
-	[ "$MODE" = unpriv ] && chown $UNPRIV_UID "$w"
+	local out rc w
+	w=$(mode_dir sym)
 	out=$(nsrun --ro-bind / / --tmpfs /mnt --symlink /dev/null /mnt/abs --symlink ../rel /mnt/a/rel \
 		"$PROBE" readlink /mnt/abs readlink /mnt/a/rel lstat /mnt/abs 2>&1)
 	check_eq "--symlink: absolute target" "/dev/null" "$(get readlink:/mnt/abs "$out")"

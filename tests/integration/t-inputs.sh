@@ -10,9 +10,7 @@
 need_ns
 
 setup_work() {
-	W="$TMP/in-$MODE"
-	mkdir -p "$W"
-	[ "$MODE" = unpriv ] && chown $UNPRIV_UID:$UNPRIV_GID "$W"
+	W=$(mode_dir in)
 	RW=(--ro-bind / / --bind "$W" "$W")
 	rm -f "$W/marker"
 }

@@ -270,18 +270,6 @@ test_scope() {
 	wait "$target" 2>/dev/null
 }
 
-# fail_closed DESC REGEX CMD...: CMD must exit 126, print REGEX and never create $D/m/marker.
-fail_closed() {
-	local desc=$1 re=$2 out rc
-	shift 2
-	rm -f "$D/m/marker"
-	out=$("$@" 2>&1)
-	rc=$?
-	check_eq "$desc: exit status 126" 126 "$rc"
-	check_match "$desc: the message names the cause" "$re" "$out"
-	check "$desc: the command did not run" test ! -e "$D/m/marker"
-}
-
 test_fail_closed() {
 	local out
 	fail_closed "missing rule path" "'$D/nope': No such file or directory.*must exist" \

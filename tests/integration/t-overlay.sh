@@ -6,8 +6,6 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 
-mfield() { get "mountinfo:$2" "$3" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-
 L1="$TMP/lower1"
 L2="$TMP/lower2"
 mkdir -p "$L1/d" "$L2"
@@ -72,29 +70,20 @@ test_ro_overlay() {
 }
 for_each_mode test_ro_overlay
 
-err_case() {
-	local desc=$1 want=$2 out rc
-	shift 2
-	out=$(bwrap_nsrun --ro-bind / / "$@" 2>&1)
-	rc=$?
-	check_eq "$desc: exit 1" 1 "$rc"
-	check_eq "$desc: message" "$want" "$out"
-}
-
 test_errors() {
 	setup_work
 	err_case "--overlay without sources" "bwrap: --overlay requires at least one --overlay-src" \
-		--overlay "$W/upper" "$W/work" /mnt "$PROBE" pid
+		--ro-bind / / --overlay "$W/upper" "$W/work" /mnt
 	err_case "--tmp-overlay without sources" "bwrap: --tmp-overlay requires at least one --overlay-src" \
-		--tmp-overlay /mnt "$PROBE" pid
+		--ro-bind / / --tmp-overlay /mnt
 	err_case "--ro-overlay with one source" "bwrap: --ro-overlay requires at least two --overlay-src" \
-		--overlay-src "$L1" --ro-overlay /mnt "$PROBE" pid
+		--ro-bind / / --overlay-src "$L1" --ro-overlay /mnt
 	err_case "--overlay-src followed by another option" \
 		"bwrap: --overlay-src must be followed by another --overlay-src or one of --overlay, --tmp-overlay, or --ro-overlay" \
-		--overlay-src "$L1" --dir /x "$PROBE" pid
+		--ro-bind / / --overlay-src "$L1" --dir /x
 	err_case "--overlay-src before the command" \
 		"bwrap: --overlay-src must be followed by another --overlay-src or one of --overlay, --tmp-overlay, or --ro-overlay" \
-		--overlay-src "$L1" "$PROBE" pid
+		--ro-bind / / --overlay-src "$L1"
 	out=$(bwrap_nsrun --ro-bind / / --overlay-src /nonexistent-layer --tmp-overlay /mnt "$PROBE" pid 2>&1)
 	check_eq "missing layer: exit 1" 1 $?
 	check_match "missing layer: message names it" '^bwrap: .*/nonexistent-layer' "$out"

@@ -51,17 +51,6 @@ wait_gone() {
 	done
 	! kill -0 "$1" 2>/dev/null
 }
-# wait_pgrep NAME: prints the pid of the process named NAME once it runs.
-wait_pgrep() {
-	local i p
-	for ((i = 0; i < 50; i++)); do
-		p=$(pgrep -x "$1" | head -n1)
-		[ -n "$p" ] && { echo "$p"; return 0; }
-		sleep 0.1
-	done
-	return 1
-}
-
 # bwrap returns as soon as the payload exits; a background process keeps the pid
 # namespace (and pid 1) alive unless --die-with-parent takes it down with the monitor.
 test_background() {
@@ -101,7 +90,7 @@ test_die_with_parent() {
 		"${pre[@]}" sh -c '"$0" $1 --ro-bind / / --unshare-pid "$2" sleep 30 & wait' \
 			"$BIN/nsrun" "$flag" "$dwp" >/dev/null 2>&1 &
 		sh=$!
-		pid=$(wait_pgrep "$name")
+		pid=$(wait_pgrep -x "$name")
 		if [ -z "$pid" ]; then
 			not_ok "${flag:-no flag}: payload started"
 			kill -9 "$sh" 2>/dev/null

@@ -125,18 +125,6 @@ case_overlays() {
 }
 for_each_mode case_overlays
 
-# fail_closed DESC REGEX CMD...: exit 126 with a message, and the command never ran.
-fail_closed() {
-	local desc=$1 re=$2 out rc
-	shift 2
-	rm -f "$D/marker"
-	out=$("$@" 2>&1)
-	rc=$?
-	check_eq "$desc: exit status 126" 126 "$rc"
-	check_match "$desc: the message names the cause" "$re" "$out"
-	check "$desc: the command did not run" test ! -e "$D/marker"
-}
-
 case_exec_path_writable() {
 	setup
 	fail_closed "exec path inside the rw path" "--landlock-exec '$WS/bin' is writable through" \

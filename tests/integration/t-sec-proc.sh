@@ -17,7 +17,6 @@ need_ns
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 R=(--ro-bind / /)
-mfield() { get "mountinfo:$2" "$3" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 CORE=/proc/sys/kernel/core_pattern
 [ -r "$CORE" ] || skip_all "no $CORE on this kernel"

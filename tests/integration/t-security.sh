@@ -14,7 +14,6 @@ also_without_userns
 
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
-jkey() { printf '%s\n' "$2" | tr ',{}' '\n\n\n' | sed -n "s/^ *\"$1\": *\\([0-9-]*\\) *\$/\\1/p" | head -n1; }
 # A host tree for the sandbox: --dev too, since a bind of / is nodev and perl opens /dev/null.
 HOST=(--ro-bind / / --dev /dev)
 

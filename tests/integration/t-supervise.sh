@@ -602,17 +602,6 @@ for_each_mode test_rlimit_hard
 
 # ---- --netns ----
 
-# holder_pid NAME: the pid of the holder process started with `sleep NAME`.
-holder_pid() {
-	local i p
-	for ((i = 0; i < 50; i++)); do
-		p=$(pgrep -f "^sleep $1\$" | head -n1)
-		[ -n "$p" ] && { echo "$p"; return 0; }
-		sleep 0.1
-	done
-	return 1
-}
-
 test_netns() {
 	local tag hp out want
 	tag=71.$RANDOM
@@ -621,7 +610,7 @@ test_netns() {
 	else
 		setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --clear-groups -- unshare -Urn sleep "$tag" &
 	fi
-	hp=$(holder_pid "$tag")
+	hp=$(wait_pgrep -f "^sleep $tag\$")
 	want=$(readlink "/proc/$hp/ns/net")
 	check "the test's namespace differs from the host's" test "$want" != "$(readlink /proc/self/ns/net)"
 	if [ "$MODE" = root ]; then

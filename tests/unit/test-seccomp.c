@@ -26,6 +26,7 @@
 
 #include <cmocka.h>
 
+#include "audit-arch.h"
 #include "seccomp.h"
 #include "syscall.h"
 
@@ -88,7 +89,7 @@ static uint32_t verdict(unsigned guards, uint32_t arch, int nr, uint64_t a0, uin
 }
 
 #ifdef __x86_64__
-#define NATIVE AUDIT_ARCH_X86_64
+#define NATIVE AUDIT_ARCH_NATIVE
 
 static void test_native(void **state)
 {
@@ -197,8 +198,9 @@ static void test_x32_and_foreign_killed(void **state)
 {
 	(void)state;
 	for (unsigned g = 1; g <= ALL; g++) {
-		assert_int_equal(verdict(g, NATIVE, 0x40000000 | __NR_getpid, 0, 0), KILL);
-		assert_int_equal(verdict(g, NATIVE, 0x40000000 | __NR_memfd_create, 0, 0), KILL);
+		assert_int_equal(verdict(g, NATIVE, AUDIT_ARCH_X32_BIT | __NR_getpid, 0, 0), KILL);
+		assert_int_equal(verdict(g, NATIVE, AUDIT_ARCH_X32_BIT | __NR_memfd_create, 0, 0),
+				 KILL);
 		assert_int_equal(verdict(g, NATIVE, -1, 0, 0), KILL);
 		assert_int_equal(verdict(g, AUDIT_ARCH_AARCH64, __NR_getpid, 0, 0), KILL);
 		assert_int_equal(verdict(g, NATIVE, __NR_getpid, 0, 0), ALLOW);
@@ -322,7 +324,7 @@ static void test_installed_other_guard(void **state)
 static int x32_getpid(void)
 {
 	/* this kernel may lack x32 (ENOSYS); under the guard the call never returns */
-	(void)syscall(0x40000000 | __NR_getpid);
+	(void)syscall(AUDIT_ARCH_X32_BIT | __NR_getpid);
 	return 0;
 }
 

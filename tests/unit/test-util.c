@@ -1,23 +1,29 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * test-util.c: the strict number parsers (their edge cases decide bwrap-compatible
- * error messages), environment vectors, string vectors, whole-fd I/O, path_join and path_is_below.
+ * error messages), environment vectors, string vectors, whole-fd I/O, the fd closer,
+ * path_join and path_is_below.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "error.h"
+#include "syscall.h"
 #include "util.h"
 
 static void test_parse_fd(void **state)
@@ -297,6 +303,27 @@ static void test_error_set(void **state)
 	assert_string_equal(e.msg + strlen(e.msg) - 30, "ppp: No such file or directory");
 }
 
+/* A hint after the message, cut where the message ends, from parts of the message too. */
+static void test_error_append(void **state)
+{
+	static struct nsrun_error e;
+	static char big[NSRUN_ERROR_MSG_MAX];
+
+	(void)state;
+	error_append(NULL, "nothing");
+	error_set_plain(&e, EPERM, "Unknown option --x=y");
+	error_append(&e, ": the value goes in the next argument (--x %s)", strchr(e.msg, '=') + 1);
+	assert_string_equal(e.msg, "Unknown option --x=y: the value goes in the next argument "
+				   "(--x y)");
+	assert_int_equal(e.code, EPERM);
+	memset(big, 'p', sizeof(big) - 1);
+	big[sizeof(e.msg) - 3] = '\0';
+	error_set_plain(&e, 0, "%s", big);
+	error_append(&e, " (run 'nsrun --doctor')");
+	assert_int_equal(strlen(e.msg), sizeof(e.msg) - 1);
+	assert_string_equal(e.msg + strlen(e.msg) - 3, "p (");
+}
+
 /* An fd's /proc/self/fd name and its real path, as mount(2) and messages use them. */
 static void test_fd_paths(void **state)
 {
@@ -314,6 +341,63 @@ static void test_fd_paths(void **state)
 	free(real);
 	close(fd);
 	assert_int_equal(fd_real_path(fd, &real), -ENOENT);
+}
+
+/* close_range(2) answers ENOSYS, as before Linux 5.9: the closer lists /proc/self/fd. */
+static int deny_close_range(void)
+{
+	struct sock_filter prog[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_close_range, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog fprog = { ARRAY_SIZE(prog), prog };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog);
+}
+
+/* In a child, as nsrun's pid 1, monitor and cgroup guard call it: 1 when a kept fd or a
+ * standard one changed, 2 when one that is not kept stayed open. */
+static int close_all_except_in_child(bool old_kernel)
+{
+	int keep[] = { 9, -1, 2, 100, 0 }, fds[] = { 5, 6, 9, 40, 100 }, std[3];
+	int null = open("/dev/null", O_RDONLY);
+
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		(void)dup2(null, fds[i]);
+	for (int i = 0; i < 3; i++)
+		std[i] = fcntl(i, F_GETFD);
+	if (old_kernel && deny_close_range() < 0)
+		return 3;
+	fd_close_all_except(keep, ARRAY_SIZE(keep));
+	for (int i = 0; i < 3; i++)
+		if (fcntl(i, F_GETFD) != std[i])
+			return 1;
+	if (fcntl(9, F_GETFD) < 0 || fcntl(100, F_GETFD) < 0)
+		return 1;
+	if (fcntl(5, F_GETFD) >= 0 || fcntl(6, F_GETFD) >= 0 || fcntl(40, F_GETFD) >= 0 ||
+	    fcntl(null, F_GETFD) >= 0)
+		return 2;
+	return 0;
+}
+
+static void test_fd_close_all_except(void **state)
+{
+	(void)state;
+	for (int old_kernel = 0; old_kernel <= 1; old_kernel++) {
+		pid_t pid = fork();
+		int st;
+
+		assert_true(pid >= 0);
+		if (pid == 0)
+			_exit(close_all_except_in_child(old_kernel));
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+	}
 }
 
 /* One escaper for every JSON nsrun writes (--doctor --json, the status's cgroup path). */
@@ -344,7 +428,9 @@ int main(void)
 		cmocka_unit_test(test_path_is_below),
 		cmocka_unit_test(test_read_full),
 		cmocka_unit_test(test_fd_paths),
+		cmocka_unit_test(test_fd_close_all_except),
 		cmocka_unit_test(test_error_set),
+		cmocka_unit_test(test_error_append),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
