@@ -9,6 +9,7 @@
 
 #include "rules.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "caps.h"
@@ -198,8 +199,7 @@ const struct rule rules_table[] = {
 	{ RULE_RUN, "Resource limits", RULE_EXCLUDES, "--pidns", limit, pidns,
 	  "{a} cannot be combined with --pidns" },
 	{ RULE_RUN, "--cgroup-parent", RULE_REQUIRES, "one of the limits", cgroup_parent, limit,
-	  "--cgroup-parent requires a limit (--memory-max, --memory-swap-max, --pids-max or "
-	  "--cpu-max)" },
+	  "--cgroup-parent requires a limit ({limits})" },
 	{ RULE_RUN, "--netns", RULE_EXCLUDES, "--unshare-net", netns, unshare_net,
 	  "--netns cannot be combined with --unshare-net (with --unshare-all, add --share-net)" },
 
@@ -245,15 +245,37 @@ const char *rules_stage_name(enum rule_stage stage)
 	return (unsigned)stage < RULE_STAGE_MAX ? names[stage] : "?";
 }
 
-/* The row's message, its "{a}" or "{b}" replaced by what that side found. */
+/* "--memory-max, --memory-swap-max, --pids-max or --cpu-max": from the limits table, so
+ * that a new limit is named without a change here. */
+static const char *limit_options(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < plan_n_limits && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+				      i == 0		     ? "" :
+				      i + 1 == plan_n_limits ? " or " :
+							       ", ",
+				      plan_limits[i].option);
+	return buf;
+}
+
+/* The message, with its one placeholder filled: {a} or {b}, the option found on that
+ * side, or {limits}, every cgroup limit's option. */
 static int refuse(const struct rule *r, const char *a, const char *b, struct nsrun_error *err)
 {
-	const char *at = strchr(r->msg, '{');
+	const char *at = strchr(r->msg, '{'), *end;
+	char limits[256];
 
 	if (!at)
 		return error_set(err, 0, "%s", r->msg);
-	return error_set(err, 0, "%.*s%s%s", (int)(at - r->msg), r->msg, at[1] == 'a' ? a : b,
-			 at + 3);
+	end = strchr(at, '}') + 1;
+	return error_set(err, 0, "%.*s%s%s", (int)(at - r->msg), r->msg,
+			 at[1] == 'a' ? a :
+			 at[1] == 'b' ? b :
+					limit_options(limits, sizeof(limits)),
+			 end);
 }
 
 static bool seen_option(const bool *seen, const char *name)

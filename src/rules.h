@@ -45,7 +45,7 @@ struct rule {
 	const char *b;
 	rule_cond *has_a, *has_b; /* NULL at RULE_PARSE, where a and b are option names */
 	/* The refusal, word for word; "{a}" or "{b}" (one at most) stands for what has_a or
-	 * has_b found. */
+	 * has_b found, "{limits}" for every cgroup limit's option (from plan_limits[]). */
 	const char *msg;
 };
 
