@@ -7,13 +7,13 @@
 #include "util.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -439,24 +439,23 @@ static bool fd_kept(const int *keep, size_t n, int fd)
 	return false;
 }
 
-/* Before Linux 5.9: the fds /proc lists, else what a sane process could have open. */
+/* Where close_range(2) is missing (before Linux 5.9) or refused: every number a process
+ * can hold, never the fds /proc lists. In pid 1 that is the sandbox's /proc, which the
+ * plan or the command may have shaped (a plain directory lists nothing), and what pid 1
+ * kept the command could open through /proc/1/fd: the host's /proc among them. */
 static void close_fds_slowly(const int *keep, size_t n)
 {
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int fd;
+	struct rlimit rl;
+	int max = 65536;
 
-	if (!d) {
-		for (fd = 3; fd < 65536; fd++)
-			if (!fd_kept(keep, n, fd))
-				close(fd);
-		return;
-	}
-	while ((de = readdir(d)))
-		if (parse_fd(de->d_name, &fd) == 0 && fd >= 3 && fd != dirfd(d) &&
-		    !fd_kept(keep, n, fd))
+	/* No process holds an fd at or above its hard limit, whatever the soft one is now;
+	 * fs.nr_open (1M by default) caps that, and so does this loop, which runs only on
+	 * kernels older than 5.9 or where a policy refuses close_range. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max > (rlim_t)max)
+		max = rl.rlim_max >= (rlim_t)(1 << 20) ? 1 << 20 : (int)rl.rlim_max;
+	for (int fd = 3; fd < max; fd++)
+		if (!fd_kept(keep, n, fd))
 			close(fd);
-	closedir(d);
 }
 
 void fd_close_all_except(int *keep, size_t n)

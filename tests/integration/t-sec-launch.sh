@@ -219,4 +219,21 @@ case_status_forgery() {
 }
 for_each_mode case_status_forgery
 
+# ---- pid 1 keeps no fd of nsrun's, even where close_range(2) is missing or refused ------
+# pid 1 stays dumpable (as bwrap's), so the command can open what it holds through
+# /proc/1/fd: the host's /proc, the staging root. Without close_range the closer must not
+# trust the sandbox's /proc, which the plan (here a plain directory over /proc/self/fd) or
+# the command shapes.
+case_pid1_fds() {
+	local out
+	out=$(NSRUN_FORCE_ENOSYS=${NSRUN_FORCE_ENOSYS:+$NSRUN_FORCE_ENOSYS,}close_range \
+		nsrun --unshare-pid --ro-bind / / --tmpfs /tmp \
+		--proc /tmp/p --tmpfs /proc --dir /proc/self/fd --dev /dev -- sh -c \
+		'sleep 0.2; for f in /tmp/p/1/fd/*; do echo "${f##*/} $(readlink "$f")"; done' 2>&1)
+	check_match "(control) pid 1's fds are listed" '^0 ' "$out"
+	check_nomatch "no close_range, /proc/self/fd a plain directory: pid 1 holds no directory or file of nsrun's (only pipes, sockets and /dev/null)" \
+		'^[0-9]+ /([^d]|d[^e]|dev/[^n])' "$out"
+}
+for_each_mode case_pid1_fds
+
 done_testing

@@ -343,7 +343,8 @@ static void test_fd_paths(void **state)
 	assert_int_equal(fd_real_path(fd, &real), -ENOENT);
 }
 
-/* close_range(2) answers ENOSYS, as before Linux 5.9: the closer lists /proc/self/fd. */
+/* close_range(2) answers ENOSYS, as before Linux 5.9: the closer closes every number below
+ * the hard limit, never trusting a /proc listing. */
 static int deny_close_range(void)
 {
 	struct sock_filter prog[] = {
