@@ -41,18 +41,44 @@ mkdir -p "$logs"
 status=0
 # guest-checks' AppArmor case: code a caller preloads (built here; compiling under TCG is slow)
 ${CC:-cc} -shared -fPIC -o "$logs/preload-probe.so" "$here/preload-probe.c" || exit 1
+# guest LOG TIMEOUT KERNEL ARGS...: one guest run (run-on-kernel's options in rok_env), its
+# output in LOG, booted once more when it never prints its first line, "# guest up", within
+# BOOT_WAIT seconds: software emulation here sometimes panics a kernel at boot or stalls it
+# there (RCU stalls with qemu idle, which would last the whole timeout). Whatever a guest
+# prints after that line counts as it is.
+BOOT_WAIT=${NSRUN_KERNELS_BOOT_WAIT:-420}
+rok_env=()
+guest() {
+	local log=$1 timeout=$2 k=$3 pid waited
+	shift 3
+	for try in 1 2; do
+		setsid "$rok" --timeout "$timeout" "${rok_env[@]}" "$k" -- \
+			bash -c 'echo "# guest up"; exec "$@"' guest \
+			"$@" >"$log" 2>&1 &
+		pid=$!
+		waited=0
+		while kill -0 "$pid" 2>/dev/null && ! grep -q '^# guest up' "$log" &&
+			[ "$waited" -lt "$BOOT_WAIT" ]; do
+			sleep 5
+			waited=$((waited + 5))
+		done
+		if ! grep -q '^# guest up' "$log" && kill -0 "$pid" 2>/dev/null; then
+			kill -TERM -- "-$pid" 2>/dev/null
+			sleep 2
+			kill -KILL -- "-$pid" 2>/dev/null
+		fi
+		wait "$pid"
+		rc=$?
+		grep -q '^# guest up' "$log" && return 0
+		[ "$try" = 1 ] && echo "check-kernels: $k did not boot (exit $rc, ${waited}s); booting it again"
+	done
+	return 0
+}
+
 for k in "${kernels[@]}"; do
 	SECONDS=0
-	for try in 1 2; do
-		"$rok" --timeout 1200 "$k" -- bash "$here/guest-checks.sh" "$nsrun" "$oracle" \
-			"$(dirname "$nsrun")/tests/helpers/force-enosys" "$logs/preload-probe.so" \
-			>"$logs/$k.log" 2>&1
-		rc=$?
-		# The guest never got to the checks (software emulation here sometimes panics a
-		# kernel at boot): one more boot. Any result of the checks counts as it is.
-		grep -q '^# kernel ' "$logs/$k.log" && break
-		[ "$try" = 1 ] && echo "check-kernels: $k did not boot (exit $rc); booting it again"
-	done
+	guest "$logs/$k.log" 1200 "$k" bash "$here/guest-checks.sh" "$nsrun" "$oracle" \
+		"$(dirname "$nsrun")/tests/helpers/force-enosys" "$logs/preload-probe.so"
 	pass=$(grep -c '^ok ' "$logs/$k.log")
 	fail=$(grep -c '^not ok ' "$logs/$k.log")
 	printf 'check-kernels: %-5s %s; %d pass, %d fail, exit %d (%ds)\n' "$k" \
@@ -69,10 +95,11 @@ for k in "${kernels[@]}"; do
 		continue
 	fi
 	SECONDS=0
-	"$rok" --timeout 1800 --env NSRUN_UPSTREAM_SUITES=test-run.sh "$k" -- \
+	rok_env=(--env NSRUN_UPSTREAM_SUITES=test-run.sh)
+	guest "$logs/$k-upstream.log" 1800 "$k" \
 		bash "$here/../compat/check-upstream.sh" "$nsrun" "$oracle_out" /tmp/check-upstream \
-		"$oracle_out-0.12.0/src/tests" >"$logs/$k-upstream.log" 2>&1
-	rc=$?
+		"$oracle_out-0.12.0/src/tests"
+	rok_env=()
 	printf 'check-kernels: %-5s bubblewrap test-run.sh, nsrun against the oracle: exit %d (%ds)\n' \
 		"$k" "$rc" "$SECONDS"
 	grep -E '^(root|unpriv) |^ +nsrun:|^    ' "$logs/$k-upstream.log" | sed 's/^/    /'
