@@ -238,9 +238,11 @@ static int drop_privs(const struct launch_ctx *ctx, struct nsrun_error *err)
 }
 
 /* --chdir, else the old cwd if the sandbox has it, else $HOME, else "/"; *pwd: the
- * directory for PWD. In place it is --chdir or the old cwd or nothing, and PWD stays the
- * caller's (*pwd NULL); the old cwd is entered again by name: the noexec mounts may now
- * cover it, and it must not stay reachable through its previous mount. */
+ * directory for PWD. In place it is --chdir, or nothing, and PWD stays the caller's (*pwd
+ * NULL). Only after the private mount view (--landlock-exec) is the old cwd entered again
+ * by name: the noexec mounts may now cover it, and it must not stay reachable through its
+ * previous mount. Otherwise it stays as it is: a user who may not search its path (sudo -u
+ * from a private directory) still has it, as the command would without nsrun. */
 static int enter_cwd(const struct launch_ctx *ctx, const char **pwd, struct nsrun_error *err)
 {
 	const struct plan *plan = ctx->plan;
@@ -249,6 +251,8 @@ static int enter_cwd(const struct launch_ctx *ctx, const char **pwd, struct nsru
 	bool in_place = ctx->mode != LAUNCH_SANDBOX;
 
 	*pwd = NULL;
+	if (in_place && !plan->proc.chdir && !(plan->landlock.exec && plan->landlock.exec[0]))
+		return 0;
 	if (dir && chdir(dir) == 0) {
 		*pwd = in_place ? NULL : dir;
 		return 0;

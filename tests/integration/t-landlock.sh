@@ -360,8 +360,31 @@ test_full_sandbox() {
 	check_eq "sandbox: --landlock-exec allows ls, not id (126)" "/ 126" "${out//$'\n'/ }"
 }
 
+# In place nsrun leaves the working directory as it is: a user who may not search its path
+# (sudo -u alice from root's private directory) runs the command there, as without nsrun.
+# Only --landlock-exec's private mount view enters it again by name, which then fails.
+test_private_cwd() {
+	local priv out
+	[ "$MODE" = unpriv ] || return 0
+	if ! is_root; then
+		skip "landlock-only from a directory the user may not search" "needs root to make one"
+		return 0
+	fi
+	priv=$(realpath "$TMP")/private-cwd
+	mkdir -p "$priv"
+	chmod 0700 "$priv"
+	out=$(cd "$priv" && nsrun --landlock-only --landlock-rw "$D/w" -- sh -c 'pwd; echo ran' 2>&1)
+	check_eq "landlock-only from a directory the user may not search: runs there" \
+		"0 $priv ran" "$? ${out//$'\n'/ }"
+	out=$(cd "$priv" && nsrun --landlock-only --landlock-rw "$D/w" --landlock-exec /usr \
+		-- true 2>&1)
+	check_eq "... with --landlock-exec (entered again by name, after the noexec mounts): refused" \
+		"1 nsrun: Can't chdir to $priv: Permission denied" "$? $out"
+}
+
 run_mode() {
 	setup_dirs
+	test_private_cwd
 	test_outside_denied
 	test_inside_allowed
 	test_file_rule
