@@ -185,6 +185,8 @@ struct cli_option {
 /* The table in sorted order; cli_options[i].id == i. */
 extern const struct cli_option cli_options[];
 extern const size_t cli_n_options;
+/* The table row for an exact option name, or NULL (bsearch, in cli.c). */
+const struct cli_option *cli_find_option(const char *name);
 
 /* "general", "namespace", ... (stable: list-options and the meta tests use it). */
 const char *cli_group_name(enum cli_group group);

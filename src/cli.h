@@ -40,9 +40,6 @@ int cli_read_fd_default(void *userdata, int fd, size_t max, char **ret, size_t *
 /* The real fd check for main.c: fcntl(F_GETFL). */
 int cli_check_fd_default(void *userdata, int fd, bool read);
 
-/* The table row for an exact option name, or NULL. */
-const struct cli_option *cli_find_option(const char *name);
-
 /* Under nsrun's own name (bwrap's words stay bwrap's): an unknown option's message gains
  * a pointer on, that a value goes in the next argument (--timeout=5), or to --help. */
 void cli_hint(struct nsrun_error *err);

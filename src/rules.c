@@ -278,14 +278,6 @@ static int refuse(const struct rule *r, const char *a, const char *b, struct nsr
 			 end);
 }
 
-static bool seen_option(const bool *seen, const char *name)
-{
-	for (size_t i = 0; i < cli_n_options; i++)
-		if (strcmp(cli_options[i].name, name) == 0)
-			return seen[i];
-	return false;
-}
-
 int rules_check_parsed(const struct cli_option *opt, const bool *seen, struct nsrun_error *err)
 {
 	for (size_t i = 0; i < rules_count; i++) {
@@ -293,7 +285,7 @@ int rules_check_parsed(const struct cli_option *opt, const bool *seen, struct ns
 
 		if (r->stage != RULE_PARSE || strcmp(r->a, opt->name) != 0)
 			continue;
-		if (r->kind == RULE_ONCE ? seen[opt->id] : seen_option(seen, r->b))
+		if (r->kind == RULE_ONCE ? seen[opt->id] : seen[cli_find_option(r->b)->id])
 			return refuse(r, r->a, r->b, err);
 	}
 	return 0;
