@@ -111,6 +111,12 @@ static int build_rootfs(const struct launch_ctx *ctx, struct nsrun_error *err)
 	return rootfs_build(&cfg, err);
 }
 
+/* In place, --landlock-exec's noexec mounts need a mount namespace of nsrun's own. */
+static bool private_view_wanted(const struct plan *plan)
+{
+	return plan->landlock.exec && plan->landlock.exec[0];
+}
+
 /* In place, --landlock-exec's noexec mounts need a mount namespace of our own;
  * unprivileged, that takes a user namespace, mapped to the same ids so nothing else
  * changes. */
@@ -251,7 +257,7 @@ static int enter_cwd(const struct launch_ctx *ctx, const char **pwd, struct nsru
 	bool in_place = ctx->mode != LAUNCH_SANDBOX;
 
 	*pwd = NULL;
-	if (in_place && !plan->proc.chdir && !(plan->landlock.exec && plan->landlock.exec[0]))
+	if (in_place && !plan->proc.chdir && !private_view_wanted(plan))
 		return 0;
 	if (dir && chdir(dir) == 0) {
 		*pwd = in_place ? NULL : dir;
@@ -480,7 +486,7 @@ static int profile_in_place(const struct launch_ctx *ctx, struct nsrun_error *er
 
 	if (ctx->go_fd >= 0)
 		r = meet_monitor(ctx, err);
-	if (r == 0 && plan->landlock.exec && plan->landlock.exec[0])
+	if (r == 0 && private_view_wanted(plan))
 		r = private_mount_view(ctx, err);
 	if (r == 0)
 		r = bound_caps(ctx, err);
