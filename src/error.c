@@ -137,7 +137,7 @@ void log_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void log_error(const char *fmt, ...)
+static _printf_(1, 2) void log_error(const char *fmt, ...)
 {
 	va_list ap;
 
