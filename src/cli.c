@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "fallback.h"
 #include "rules.h"
 #include "supervise-parse.h"
 #include "util.h"
@@ -802,6 +803,12 @@ static int h_rlimit(struct cli_state *st, const struct cli_option *opt, char *co
 		return r;
 	*(struct plan_rlimit *)xappend(&c->rlimits, &c->n_rlimits, sizeof(rl)) = rl;
 	return 0;
+}
+
+static int h_fallback(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		      struct nsrun_error *err)
+{
+	return fallback_parse(opt->name, a[0], &st->plan->fallback, err);
 }
 
 /* --doctor does not stop parsing: "--doctor --json" reads on. */

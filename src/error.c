@@ -73,6 +73,7 @@ static _printf_(4, 0) int error_vset(struct nsrun_error *err, int code, bool wit
 
 	if (err) {
 		err->code = code;
+		err->refused = NSRUN_STEP_NONE; /* a refusal is marked after its message */
 		n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		if (n < 0)
 			n = 0;
@@ -177,6 +178,13 @@ int error_fail_closed(struct nsrun_error *err, int r)
 {
 	if (err)
 		err->status = NSRUN_EXIT_FAIL_CLOSED;
+	return r;
+}
+
+int error_refused(struct nsrun_error *err, enum nsrun_step step, int r)
+{
+	if (err && r < 0)
+		err->refused = (int)step;
 	return r;
 }
 

@@ -19,9 +19,24 @@
 #define NSRUN_ERROR_MSG_MAX (2 * 4096 + 512)
 
 struct nsrun_error {
-	int code;   /* errno value, 0 when the message is complete without strerror */
-	int status; /* exit status to use; 0 means the default, 1 */
+	int code;    /* errno value, 0 when the message is complete without strerror */
+	int status;  /* exit status to use; 0 means the default, 1 */
+	int refused; /* enum nsrun_step: the host refused this step of the sandbox, or 0 */
 	char msg[NSRUN_ERROR_MSG_MAX];
+};
+
+/* The steps of a sandbox that a host may refuse (a container's seccomp profile, a
+ * disabled or restricted user namespace, a masked /proc, a netlink filter), as opposed to
+ * a mistake in the arguments: what --fallback can answer by giving something up. */
+enum nsrun_step {
+	NSRUN_STEP_NONE,
+	NSRUN_STEP_USERNS,     /* creating the user namespace (clone) */
+	NSRUN_STEP_NAMESPACES, /* creating the other namespaces, without a user namespace */
+	NSRUN_STEP_MAPS,       /* writing the ID maps */
+	NSRUN_STEP_MOUNT,      /* the first mount in the new namespace (/ made a slave) */
+	NSRUN_STEP_PROC,       /* mounting a fresh procfs */
+	NSRUN_STEP_NET,	       /* bringing up lo in the new network namespace */
+	NSRUN_STEP_MAX
 };
 
 /* nsrun's own exit statuses; the command's pass through unchanged. One rule decides
@@ -50,6 +65,10 @@ void error_append(struct nsrun_error *err, const char *fmt, ...) _printf_(2, 3);
 /* Marks err (may be NULL) as a fail-closed refusal, NSRUN_EXIT_FAIL_CLOSED; returns r,
  * so that `return error_fail_closed(err, error_set(err, ...));` reads as one step. */
 int error_fail_closed(struct nsrun_error *err, int r);
+
+/* Marks err (may be NULL) as the host's refusal of STEP when r < 0; returns r, as
+ * error_fail_closed does. */
+int error_refused(struct nsrun_error *err, enum nsrun_step step, int r);
 
 /* "PREFIX: text" warnings ("<4>" under --level-prefix). */
 void log_warn(const char *fmt, ...) _printf_(1, 2);

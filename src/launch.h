@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "fallback.h"
 #include "landlock.h"
 #include "macros.h"
 #include "plan.h"
@@ -58,6 +59,17 @@ struct launch_ctx {
 	/* Born in its cgroup by clone3, which roots a new cgroup namespace at the parent's
 	 * cgroup: the namespace is made first thing instead, rooted at the sandbox's own. */
 	bool late_cgroupns;
+	/* --fallback: the sandbox's process reports that its setup is done (and a fresh
+	 * procfs it did without) and waits for a second release, so that the status fds and
+	 * the stderr line say what the command runs with before it runs. */
+	bool ready_handshake;
+	bool proc_fallback; /* a refused fresh procfs is answered by binding the host's */
+};
+
+/* The sandbox's process to the monitor, on the status pipe, once its setup is done
+ * (ready_handshake): the refusal it answered itself (step 0: none). */
+struct launch_ready {
+	struct fallback_refusal proc;
 };
 
 /* The error pipe, from the sandbox's processes to the monitor: nothing at all (the

@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 
 #include "cli-options.h"
+#include "fallback.h"
 #include "supervise-parse.h"
 #include "util.h"
 
@@ -235,6 +236,8 @@ static void format_by_hand(FILE *f, const struct plan *p)
 	}
 	fprintf(f, "debug.force_mount_fallback=%d\ndebug.force_openat_fallback=%d\n",
 		p->debug.force_mount_fallback, p->debug.force_openat_fallback);
+	for (size_t i = 0; i < p->fallback.n; i++)
+		fprintf(f, "fallback[%zu]=%s\n", i, fallback_item_name(p->fallback.items[i]));
 	for (size_t i = 0; i < c->n_rlimits; i++) {
 		const struct plan_rlimit *rl = &c->rlimits[i];
 
@@ -463,6 +466,8 @@ static void supervise_to_argv(char ***v, const struct plan *p)
 
 		push_opt_str(v, "--rlimit", s);
 	}
+	for (size_t i = 0; i < p->fallback.n; i++)
+		push_opt_str(v, "--fallback", fallback_item_name(p->fallback.items[i]));
 }
 
 char **plan_to_argv(const struct plan *plan)

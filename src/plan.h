@@ -162,6 +162,20 @@ struct landlock_config {
 	bool deny_unix; /* --landlock-deny-unix: no pathname UNIX connects outside rw paths */
 };
 
+/* ---- --fallback (nsrun extension): what the sandbox may do without, in order ---- */
+enum fallback_item {
+	FALLBACK_NET,	   /* the host's network instead of a new network namespace */
+	FALLBACK_PROC,	   /* the host's /proc, bound, instead of a fresh procfs */
+	FALLBACK_USERNS,   /* (root) no user namespace */
+	FALLBACK_LANDLOCK, /* "namespaces": none at all, --landlock-only */
+	FALLBACK_ITEMS
+};
+
+struct fallback_config {
+	unsigned char items[FALLBACK_ITEMS]; /* enum fallback_item, in the caller's order */
+	size_t n;			     /* 0: no --fallback, nothing is ever given up */
+};
+
 /* ---- overlay-hide (nsrun extension) ---- */
 struct hide_config {
 	char **hide;  /* --overlay-hide NAME|PATH (globs in the last component), NULL-terminated */
@@ -259,6 +273,7 @@ struct plan {
 	struct debug_config debug;
 	struct supervise_config sup;
 	struct limits_config limits;
+	struct fallback_config fallback;
 	bool level_prefix;
 	bool json; /* --json: --doctor prints JSON */
 	char **warnings; /* messages the parser wants printed (e.g. "Only the last --chdir ..."), NULL-terminated */

@@ -175,6 +175,12 @@ static void resolved_free(struct resolved *res, size_t n)
 
 /* ---- staging and pivots ---- */
 
+/* A mount the host forbids (EPERM, EACCES) is its refusal, not a mistake in the plan. */
+static int host_refused(struct nsrun_error *err, enum nsrun_step step, int r)
+{
+	return r == -EPERM || r == -EACCES ? error_refused(err, step, r) : r;
+}
+
 static int staging_setup(bool hides, struct nsrun_error *err)
 {
 	/* No mode option: the sandbox's "/" is the 0755 newroot directory, and bwrap's
@@ -188,8 +194,11 @@ static int staging_setup(bool hides, struct nsrun_error *err)
 	 * while the host's library directories are still the root. */
 	if ((!mount_api_available() || hides) && mountinfo_preload() < 0)
 		return error_set(err, ELIBACC, "loading libmount for the legacy mount path");
+	/* The first mount: where the host lets a user namespace be made but not used
+	 * (Ubuntu's AppArmor restriction), it fails here. */
 	if (mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) < 0)
-		return error_set(err, errno, "Failed to make / slave");
+		return host_refused(err, NSRUN_STEP_MOUNT,
+				    error_set(err, errno, "Failed to make / slave"));
 	log_debug("staging: a tmpfs holds newroot, the host's root goes to oldroot");
 	tmp = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (tmp < 0)
@@ -362,20 +371,35 @@ static int do_simple_fs(const struct op *op, const struct files_dest *d, const c
 	return 0;
 }
 
+/* /proc without a pid namespace of its own: the host's, bound (covered by the caller). */
+static int bind_host_proc(const struct op *op, const struct files_dest *d, struct nsrun_error *err)
+{
+	_cleanup_close_ int src = open(OLDROOT "/proc", O_PATH | O_CLOEXEC);
+
+	if (src < 0)
+		return error_set(err, errno, "Can't open source /proc");
+	return do_bind(&(struct op){ .type = OP_BIND, .dest = op->dest }, d, src, OLDROOT "/proc",
+		       false, err);
+}
+
 static int do_proc(struct rootfs_state *st, int root_fd, const struct op *op,
 		   const struct files_dest *d, struct nsrun_error *err)
 {
 	int r;
 
-	if (st->cfg->new_pidns) {
-		r = do_simple_fs(op, d, "proc",
-				 MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV, err);
+	if (!st->cfg->new_pidns) {
+		r = bind_host_proc(op, d, err);
 	} else {
-		_cleanup_close_ int src = open(OLDROOT "/proc", O_PATH | O_CLOEXEC);
-
-		r = src < 0 ? error_set(err, errno, "Can't open source /proc") :
-			      do_bind(&(struct op){ .type = OP_BIND, .dest = op->dest }, d, src,
-				      OLDROOT "/proc", false, err);
+		r = host_refused(err, NSRUN_STEP_PROC,
+				 do_simple_fs(op, d, "proc",
+					      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV,
+					      err));
+		/* --fallback proc: the host's /proc, covered as without a pid namespace;
+		 * the refusal goes in the report. */
+		if (r < 0 && err->refused && st->cfg->proc_refused) {
+			fallback_refusal_set(st->cfg->proc_refused, err);
+			r = bind_host_proc(op, d, err);
+		}
 	}
 	return r < 0 ? r : files_proc_cover(root_fd, op->dest, st->cfg->host_privileged, err);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "fallback.h"
 #include "plan.h"
 
 struct rootfs_config {
@@ -25,6 +26,9 @@ struct rootfs_config {
 	bool fail_open; /* --not-a-security-boundary: binds tolerate submount remount failures */
 	const struct landlock_config
 		*landlock; /* --landlock-rw/-exec: what the command can write becomes noexec */
+	/* --fallback proc: where a fresh procfs is refused, the host's is bound instead and
+	 * the refusal recorded here; NULL: the refusal is the error. */
+	struct fallback_refusal *proc_refused;
 };
 
 /* On success the process's root and cwd are the sandbox's "/". */

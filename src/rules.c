@@ -18,6 +18,14 @@
 
 /* ---- conditions: what a side of a rule finds in the plan ---- */
 
+static bool fallback_declares(const struct plan *p, enum fallback_item item)
+{
+	for (size_t i = 0; i < p->fallback.n; i++)
+		if (p->fallback.items[i] == item)
+			return true;
+	return false;
+}
+
 /* clang-format off */
 #define GIVEN(fn, test, name)                                                       \
 	static const char *fn(const struct plan *p, const struct rules_ctx *ctx)   \
@@ -67,6 +75,11 @@ GIVEN(cgroup_option, true, plan_cgroup_option(p))
 GIVEN(cgroup_parent, p->limits.cgroup_parent, "--cgroup-parent")
 GIVEN(cap_add_exec_breakers, caps_requested(&p->caps, 0) & CAPS_EXEC_BOUNDARY_BREAKERS,
       "--cap-add")
+GIVEN(fallback, p->fallback.n > 0, "--fallback")
+GIVEN(fallback_landlock, fallback_declares(p, FALLBACK_LANDLOCK), "--fallback namespaces")
+GIVEN(landlock_fs, p->landlock.rw || p->landlock.exec,
+      p->landlock.rw ? "--landlock-rw" : "--landlock-exec")
+GIVEN(userns2, p->ns.userns2_fd >= 0, "--userns2")
 GIVEN(cap_add_limit_breakers, caps_requested(&p->caps, 0) & CAPS_LIMIT_BREAKERS, "--cap-add")
 #undef GIVEN
 /* clang-format on */
@@ -120,6 +133,7 @@ static const char *sync_option(const struct plan *p, const struct rules_ctx *ctx
 /* ---- the table ---- */
 
 #define LL_ONLY "--landlock-only cannot be combined with {b}"
+#define FALLBACK_WITH "--fallback cannot be combined with {b}"
 
 /* clang-format off */
 const struct rule rules_table[] = {
@@ -157,6 +171,18 @@ const struct rule rules_table[] = {
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--netns", landlock_only, netns, LL_ONLY },
 	/* A cgroup needs someone outside it to remove it when the command is done. */
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "the resource limits", landlock_only, cgroup_option, LL_ONLY },
+
+	/* --fallback may start the sandbox more than once: what joins a namespace by fd,
+	 * or hands the caller the child's pid before its setup, cannot be done twice. */
+	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--landlock-only", fallback, landlock_only, FALLBACK_WITH },
+	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--userns", fallback, userns, FALLBACK_WITH },
+	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--userns2", fallback, userns2, FALLBACK_WITH },
+	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--pidns", fallback, pidns, FALLBACK_WITH },
+	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--netns", fallback, netns, FALLBACK_WITH },
+	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--userns-block-fd", fallback, userns_block_fd, FALLBACK_WITH },
+	/* Without a Landlock file boundary, namespaces given up would leave no sandbox at all. */
+	{ RULE_RUN, "--fallback namespaces", RULE_REQUIRES, "--landlock-rw", fallback_landlock, landlock_fs,
+	  "--fallback namespaces requires --landlock-rw or --landlock-exec (without either the command would run unconfined)" },
 
 	{ RULE_RUN, "--userns-block-fd", RULE_REQUIRES, "--unshare-user", userns_block_fd, unshare_user,
 	  "--userns-block-fd requires --unshare-user" },

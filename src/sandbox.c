@@ -23,6 +23,8 @@
 
 #include "caps.h"
 #include "cgroup.h"
+#include "doctor.h"
+#include "fallback.h"
 #include "launch.h"
 #include "landlock.h"
 #include "reaper.h"
@@ -44,6 +46,8 @@ struct monitor {
 	struct supervisor sup; /* signals, timeout (inactive without those options) */
 	int wait_status;       /* the command's raw wait status, once known */
 	struct cgroup cg;      /* the sandbox's cgroup (cg.fd -1: no limits) */
+	struct fallback_report *fallback; /* --fallback's report, or NULL without it */
+	const struct plan *ladder;	  /* the plan as given, with its --fallback items */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -120,29 +124,62 @@ static int clone_error(int e, struct nsrun_error *err)
 	return error_set(err, e, "Creating new namespace failed");
 }
 
-static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_error *err)
+static bool wants_status(const struct plan *plan)
+{
+	return plan->sync.info_fd >= 0 || plan->sync.json_status_fd >= 0;
+}
+
+/* The first documents: the child's namespaces (from its report on the status pipe), the
+ * boundary, the limits, and what --fallback gave up. */
+static int emit_status(struct monitor *mon, struct status_info *info, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
-	struct status_info info = { 0 };
 	int r;
 
-	if (plan->sync.info_fd < 0 && plan->sync.json_status_fd < 0)
-		return 0;
-	r = status_collect(mon->child, flags, mon->status_fd, &info, err);
-	if (r < 0)
-		return r;
-	info.landlock = mon->landlock;
-	info.cgroup = mon->cg.fd >= 0 ? mon->cg.path : NULL;
-	info.limits = &plan->limits;
+	info->landlock = mon->landlock;
+	info->cgroup = mon->cg.fd >= 0 ? mon->cg.path : NULL;
+	info->limits = &plan->limits;
+	info->fallback = mon->fallback;
 	if (plan->sync.info_fd >= 0) {
-		r = status_write_info(plan->sync.info_fd, &info, err);
+		r = status_write_info(plan->sync.info_fd, info, err);
 		close(plan->sync.info_fd);
 		if (r < 0)
 			return r;
 	}
 	if (plan->sync.json_status_fd >= 0)
-		return status_write_json(plan->sync.json_status_fd, &info, err);
+		return status_write_json(plan->sync.json_status_fd, info, err);
 	return 0;
+}
+
+/* clone's failure, marked as the host's refusal where it is one (--fallback). */
+static int clone_refused(unsigned long flags, int e, struct nsrun_error *err)
+{
+	int r = clone_error(e, err);
+
+	if (e != EPERM && e != EACCES && e != ENOSPC && e != EINVAL && e != EUSERS)
+		return r;
+	return error_refused(err, flags & CLONE_NEWUSER ? NSRUN_STEP_USERNS : NSRUN_STEP_NAMESPACES,
+			     r);
+}
+
+static int write_status(struct monitor *mon, unsigned long flags, struct nsrun_error *err)
+{
+	struct status_info info = { 0 };
+	int r;
+
+	if (!wants_status(mon->plan))
+		return 0;
+	r = status_collect(mon->child, flags, mon->status_fd, &info, err);
+	return r < 0 ? r : emit_status(mon, &info, err);
+}
+
+/* --fallback is never silent: one line on stderr when something was given up. */
+static void announce(const struct fallback_report *rep)
+{
+	_cleanup_free_ char *line = rep ? fallback_line(rep) : NULL;
+
+	if (line)
+		log_warn("%s", line);
 }
 
 /* Reads the error pipe to EOF. Returns 1 when the payload was executed, 0 when the
@@ -203,8 +240,12 @@ static int monitor_setup(struct monitor *mon, const struct launch_ctx *ctx, stru
 		r = userns_write_maps(ctx->proc_fd, mon->child, ctx->userns.ns_uid, ctx->real_uid,
 				      ctx->userns.ns_gid, ctx->real_gid, true, err);
 		if (r < 0)
-			return r;
+			return error_refused(err, NSRUN_STEP_MAPS, r);
 	}
+	/* With the handshake the report waits for the setup (await_ready). */
+	if (ctx->ready_handshake)
+		return 0;
+	announce(mon->fallback);
 	r = write_status(mon, ctx->clone_flags, err);
 	if (r < 0)
 		return r;
@@ -241,6 +282,60 @@ static int monitor_end(struct monitor *mon, int status, bool ran)
 	return status;
 }
 
+/* The sandbox's process failed before it was ready: its own error says why. */
+static int ready_failed(struct monitor *mon, int r, struct nsrun_error *err)
+{
+	int o = read_outcome(mon, err);
+
+	wait_child(mon);
+	if (o < 0)
+		return o;
+	return r < 0 ? r : error_set(err, EIO, "the sandbox ended before its setup was done");
+}
+
+/* The fresh procfs the sandbox's process did without, its cause named as for an error. */
+static void note_proc_refusal(struct fallback_report *rep, struct fallback_refusal *f)
+{
+	static struct nsrun_error e; /* see error.h */
+
+	e = (struct nsrun_error){ .code = f->code, .refused = NSRUN_STEP_PROC };
+	memcpy(e.msg, f->msg, sizeof(f->msg));
+	e.msg[sizeof(f->msg) - 1] = '\0';
+	doctor_explain(&e);
+	fallback_refusal_set(f, &e);
+	fallback_add(rep, f);
+	rep->gave_up |= 1u << FALLBACK_PROC;
+}
+
+/* --fallback's second meeting: the setup is done, so the report can say what the command
+ * runs with (a fresh procfs the child did without too) before the second release. */
+static int await_ready(struct monitor *mon, const struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	struct status_info info = { 0 };
+	struct launch_ready ready;
+	int r = 0;
+
+	if (wants_status(mon->plan))
+		r = status_collect(mon->child, ctx->clone_flags, mon->status_fd, &info, err);
+	if (r == 0 && supervise_read_full(&mon->sup, mon->status_fd, &ready, sizeof(ready)) !=
+			      (ssize_t)sizeof(ready))
+		r = -EIO;
+	if (r < 0)
+		return ready_failed(mon, r, err);
+	if (ready.proc.step != NSRUN_STEP_NONE)
+		note_proc_refusal(mon->fallback, &ready.proc);
+	announce(mon->fallback);
+	r = emit_status(mon, &info, err);
+	if (r == 0)
+		r = write_all(mon->go_fd, "1", 1);
+	if (r < 0) {
+		kill(mon->child, SIGKILL);
+		wait_child(mon);
+		return r == -EPIPE ? error_set(err, EPIPE, "releasing the sandbox") : r;
+	}
+	return 0;
+}
+
 static int monitor_run(struct monitor *mon, const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
@@ -256,7 +351,13 @@ static int monitor_run(struct monitor *mon, const struct launch_ctx *ctx, struct
 		r = write_all(mon->go_fd, "1", 1);
 		if (r < 0)
 			return error_set(err, -r, "releasing the sandbox");
+		if (ctx->ready_handshake) {
+			r = await_ready(mon, ctx, err);
+			if (r < 0)
+				return r;
+		}
 		close(mon->go_fd);
+		mon->go_fd = -1;
 		/* See monitor_release: nothing needs the monitor dumpable any more. */
 		(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	}
@@ -449,7 +550,8 @@ static bool monitor_release(const struct launch_ctx *ctx)
 	const struct plan *plan = ctx->plan;
 
 	return (ctx->userns.write_maps && !ctx->userns.self_maps) || plan->sync.info_fd >= 0 ||
-	       plan->sync.json_status_fd >= 0 || plan->sync.userns_block_fd >= 0;
+	       plan->sync.json_status_fd >= 0 || plan->sync.userns_block_fd >= 0 ||
+	       ctx->ready_handshake;
 }
 
 /* The command's pid is needed to forward signals, by the deadline and the terminal's job
@@ -500,10 +602,12 @@ static int monitor_identity(const struct plan *plan, struct launch_ctx *ctx, int
 	return 0;
 }
 
-static int run_in_place(struct launch_ctx *ctx, pid_t caller, struct nsrun_error *err)
+static int run_in_place(struct monitor *mon, struct launch_ctx *ctx, pid_t caller,
+			struct nsrun_error *err)
 {
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return error_set(err, errno, "prctl(PR_SET_NO_NEW_PRIVS) failed");
+	announce(mon->fallback);
 	ctx->error_fd = ctx->go_fd = ctx->status_fd = -1;
 	ctx->parent_life_fd = -1;
 	ctx->expected_ppid = caller;
@@ -580,7 +684,7 @@ static pid_t spawn_child(struct monitor *mon, struct launch_ctx *ctx, struct nsr
 
 	if (mon->cg.fd < 0) {
 		pid = sys_clone_fork(ctx->clone_flags);
-		return pid < 0 ? clone_error(errno, err) : pid;
+		return pid < 0 ? clone_refused(ctx->clone_flags, errno, err) : pid;
 	}
 	/* Always: rooted at its own cgroup, the sandbox cannot write its limits (nsdelegate). */
 	ctx->late_cgroupns = true;
@@ -648,10 +752,17 @@ static void monitor_ends(struct monitor *mon, struct channels *c)
 static int prepare(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
+	char why[FALLBACK_MSG_MAX];
 	int r = prepare_ctx(plan, ctx, err);
 
 	if (r < 0)
 		return r;
+	if (mon->fallback) {
+		ctx->ready_handshake = ctx->mode == LAUNCH_SANDBOX;
+		ctx->proc_fallback = fallback_answer(mon->ladder, mon->fallback->gave_up,
+						     NSRUN_STEP_PROC, ctx->real_root, why,
+						     sizeof(why)) == FALLBACK_PROC;
+	}
 	/* Once, for the status document and the launcher alike. */
 	if (plan->landlock.enabled) {
 		r = landlock_describe(&plan->landlock, &ctx->landlock, err);
@@ -676,7 +787,7 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	if (r < 0)
 		return r;
 	if (ctx->mode == LAUNCH_IN_PLACE)
-		return run_in_place(ctx, caller, err);
+		return run_in_place(mon, ctx, caller, err);
 	r = join_namespaces(plan, err);
 	if (r < 0)
 		return r;
@@ -700,10 +811,31 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	return monitor_supervised(mon, ctx, err);
 }
 
-int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
+/* What a failed attempt leaves open in the monitor, before the next one. */
+static void monitor_discard(struct monitor *mon)
+{
+	int fds[] = { mon->error_fd, mon->go_fd,      mon->status_fd,
+		      mon->life_fd,  mon->sup.sig_fd, mon->sup.timer_fd };
+
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* One sandbox of PLAN (a rung of LADDER with --fallback, which REP reports on). */
+static int run_once(const struct plan *plan, const struct plan *ladder, struct fallback_report *rep,
+		    pid_t caller, struct nsrun_error *err)
 {
 	struct launch_ctx ctx = { 0 };
-	struct monitor mon = { .plan = plan, .status_fd = -1, .life_fd = -1, .cg = CGROUP_INIT };
+	struct monitor mon = { .plan = plan,
+			       .error_fd = -1,
+			       .go_fd = -1,
+			       .status_fd = -1,
+			       .life_fd = -1,
+			       .sup = { .sig_fd = -1, .timer_fd = -1 },
+			       .cg = CGROUP_INIT,
+			       .fallback = rep,
+			       .ladder = ladder };
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
 	int r;
 
@@ -721,6 +853,52 @@ int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 	}
 	ctx.old_cwd = cwd;
 	r = run_monitored(&mon, &ctx, caller, err);
+	if (r < 0 && rep)
+		monitor_discard(&mon);
 	cgroup_remove(&mon.cg);
 	return r;
+}
+
+/* --fallback: the full sandbox first; each step the host refuses is answered by the first
+ * declared item that keeps every boundary asked for, and the sandbox is started again
+ * without it. Only steps before anything of the command ran are refusals (err->refused);
+ * each answer gives one more item up, so this ends. */
+static int run_ladder(const struct plan *plan, pid_t caller, struct nsrun_error *err)
+{
+	struct fallback_report rep = { 0 };
+	int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+	bool root = getuid() == 0;
+	char why[FALLBACK_MSG_MAX];
+	struct fallback_refusal f;
+
+	for (;;) {
+		struct plan rung;
+		int r, item;
+
+		fallback_rung(plan, rep.gave_up, &rung);
+		*err = (struct nsrun_error){ 0 };
+		r = run_once(&rung, plan, &rep, caller, err);
+		if (r >= 0 || err->refused == NSRUN_STEP_NONE)
+			return r;
+		doctor_explain(err);
+		fallback_refusal_set(&f, err);
+		fallback_add(&rep, &f);
+		item = fallback_answer(plan, rep.gave_up, err->refused, root, why, sizeof(why));
+		if (item < 0) {
+			error_append(err, "; --fallback: %s", why);
+			return error_fail_closed(err, r);
+		}
+		rep.gave_up |= 1u << item;
+		/* The failed attempt's release left the monitor non-dumpable: the next child's
+		 * /proc files must be the caller's again for its ID maps. */
+		if (dumpable >= 0)
+			(void)prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
+	}
+}
+
+int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
+{
+	if (plan->fallback.n > 0)
+		return run_ladder(plan, caller, err);
+	return run_once(plan, NULL, NULL, caller, err);
 }

@@ -35,11 +35,15 @@
 #include "supervise.h"
 #include "util.h"
 
-static void wait_for_parent(const struct launch_ctx *ctx)
+/* What this process reports when its setup is done (ready_handshake). */
+static struct launch_ready setup_report;
+
+static void wait_for_parent(const struct launch_ctx *ctx, bool last)
 {
 	int c = read_byte(ctx->go_fd);
 
-	close(ctx->go_fd);
+	if (last)
+		close(ctx->go_fd);
 	/* EOF: the parent gave up (it reports why); stop without a word. */
 	if (c < 0)
 		_exit(1);
@@ -54,7 +58,19 @@ static int meet_monitor(const struct launch_ctx *ctx, struct nsrun_error *err)
 	if ((sync->info_fd >= 0 || sync->json_status_fd >= 0) &&
 	    status_report_ns(ctx->proc_fd, ctx->clone_flags, ctx->status_fd, err) < 0)
 		return -1;
-	wait_for_parent(ctx);
+	wait_for_parent(ctx, !ctx->ready_handshake);
+	return 0;
+}
+
+/* --fallback: the setup is done; the monitor reports what the command runs with, then
+ * releases it a second time. */
+static int report_ready(const struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	int r = write_all(ctx->status_fd, &setup_report, sizeof(setup_report));
+
+	if (r < 0)
+		return error_set(err, -r, "reporting the setup to nsrun");
+	wait_for_parent(ctx, true);
 	return 0;
 }
 
@@ -86,7 +102,7 @@ static int start_handshake(const struct launch_ctx *ctx, struct nsrun_error *err
 		return error_set(err, errno, "can't set dumpable");
 	if (userns_write_maps(ctx->proc_fd, 0, l->ns_uid, ctx->real_uid, l->ns_gid, ctx->real_gid,
 			      true, err) < 0)
-		return -1;
+		return error_refused(err, NSRUN_STEP_MAPS, -1);
 	if (grant && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return error_set(err, errno, "can't set dumpable");
 	return 0;
@@ -106,6 +122,7 @@ static int build_rootfs(const struct launch_ctx *ctx, struct nsrun_error *err)
 		.file_label = plan->proc.file_label,
 		.fail_open = plan->debug.not_a_security_boundary,
 		.landlock = &plan->landlock,
+		.proc_refused = ctx->proc_fallback ? &setup_report.proc : NULL,
 	};
 
 	return rootfs_build(&cfg, err);
@@ -462,7 +479,7 @@ static int profile_sandbox(const struct launch_ctx *ctx, struct nsrun_error *err
 	if (r == 0)
 		r = bound_caps(ctx, err);
 	if (r == 0 && (ctx->clone_flags & CLONE_NEWNET))
-		r = loopback_setup(err);
+		r = error_refused(err, NSRUN_STEP_NET, loopback_setup(err));
 	if (r == 0)
 		r = build_rootfs(ctx, err);
 	if (r == 0 && plan_has_limits(plan))
@@ -506,6 +523,8 @@ static int prepare(const struct launch_ctx *ctx, struct nsrun_error *err)
 		r = profile_in_place(ctx, err);
 	if (r == 0)
 		r = drop_privs(ctx, err);
+	if (r == 0 && ctx->ready_handshake)
+		r = report_ready(ctx, err);
 	if (r == 0)
 		r = wait_block_fd(plan->sync.block_fd);
 	return r;

@@ -130,6 +130,13 @@ static char *format_fields(const struct status_info *info, const char *sep)
 	}
 	if (info->cgroup)
 		s = limit_fields(s, sep, info);
+	if (info->fallback) {
+		_cleanup_free_ char *more = fallback_json_fields(info->fallback, sep);
+		char *t = xasprintf("%s%s", s, more);
+
+		free(s);
+		s = t;
+	}
 	return s;
 }
 

@@ -13,6 +13,7 @@
 
 #include "cgroup.h"
 #include "error.h"
+#include "fallback.h"
 #include "landlock.h"
 
 #define STATUS_MAX_NS 8
@@ -29,6 +30,7 @@ struct status_info {
 	const struct landlock_desc *landlock; /* NULL: no Landlock fields */
 	const char *cgroup;		      /* the sandbox's cgroup, NULL: no limit fields */
 	const struct limits_config *limits;
+	const struct fallback_report *fallback; /* NULL: no --fallback fields */
 };
 
 /* In the sandbox's first process, before it waits for the monitor: the namespaces it
