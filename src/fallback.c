@@ -47,7 +47,7 @@ const char *fallback_item_name(enum fallback_item item)
 	return item < FALLBACK_ITEMS ? item_names[item] : "?";
 }
 
-const char *fallback_step_name(enum nsrun_step step)
+static const char *fallback_step_name(enum nsrun_step step)
 {
 	static const char *const names[NSRUN_STEP_MAX] = {
 		[NSRUN_STEP_NONE] = "none",	    [NSRUN_STEP_USERNS] = "userns",

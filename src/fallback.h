@@ -32,7 +32,6 @@ struct fallback_report {
 };
 
 const char *fallback_item_name(enum fallback_item item);
-const char *fallback_step_name(enum nsrun_step step);
 
 /* Appends the comma-separated items of LIST (net, proc, userns, landlock) to cfg;
  * an unknown or repeated item is a usage error naming OPTION. */

@@ -181,7 +181,7 @@ const struct rule rules_table[] = {
 	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--netns", fallback, netns, FALLBACK_WITH },
 	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--userns-block-fd", fallback, userns_block_fd, FALLBACK_WITH },
 	/* Without a Landlock file boundary, namespaces given up would leave no sandbox at all. */
-	{ RULE_RUN, "--fallback namespaces", RULE_REQUIRES, "--landlock-rw", fallback_landlock, landlock_fs,
+	{ RULE_RUN, "--fallback", RULE_REQUIRES, "--landlock-rw", fallback_landlock, landlock_fs,
 	  "--fallback namespaces requires --landlock-rw or --landlock-exec (without either the command would run unconfined)" },
 
 	{ RULE_RUN, "--userns-block-fd", RULE_REQUIRES, "--unshare-user", userns_block_fd, unshare_user,

@@ -62,8 +62,7 @@ static int meet_monitor(const struct launch_ctx *ctx, struct nsrun_error *err)
 	return 0;
 }
 
-/* --fallback: the setup is done; the monitor reports what the command runs with, then
- * releases it a second time. */
+/* --fallback: the setup is done; the monitor reports, then releases this one again. */
 static int report_ready(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	int r = write_all(ctx->status_fd, &setup_report, sizeof(setup_report));

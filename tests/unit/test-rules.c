@@ -176,6 +176,23 @@ static const struct {
 	  "CAP_SYS_MODULE, CAP_SYS_RAWIO or CAP_SYS_BOOT (or ALL): with them the command could "
 	  "uncover the cgroup tree or schedule itself in real time, past --cpu-max",
 	  { "--pids-max", "5", "--unshare-pid", "--cap-add", "ALL", "true" } },
+	{ false, "--fallback cannot be combined with --landlock-only",
+	  { "--fallback", "proc", "--landlock-only", "--landlock-rw", "/tmp", "true" } },
+	{ false, "--fallback cannot be combined with --userns",
+	  { "--fallback", "proc", "--userns", "5", "true" } },
+	{ false, "--fallback cannot be combined with --userns2",
+	  { "--fallback", "net", "--unshare-user", "--userns2", "5", "true" } },
+	{ false, "--fallback cannot be combined with --pidns",
+	  { "--fallback", "proc", "--pidns", "5", "true" } },
+	{ false, "--fallback cannot be combined with --netns",
+	  { "--fallback", "net", "--netns", "5", "true" } },
+	{ false, "--fallback cannot be combined with --userns-block-fd",
+	  { "--fallback", "userns", "--unshare-user", "--info-fd", "3", "--userns-block-fd", "4",
+	    "true" } },
+	{ false,
+	  "--fallback namespaces requires --landlock-rw or --landlock-exec (without either the "
+	  "command would run unconfined)",
+	  { "--fallback", "proc,namespaces", "--unshare-all", "true" } },
 };
 
 /* Each case breaks one rule; together they break every rule checked after parsing. */
@@ -216,6 +233,8 @@ static const char *const *const fine[] = {
 	ARGS("--unshare-user", "--disable-userns", "--uid", "0", "true"),
 	ARGS("--userns", "3", "--uid", "5", "--netns", "4", "true"),
 	ARGS("--netns", "5", "--unshare-all", "--share-net", "true"),
+	ARGS("--fallback", "net,proc", "--fallback", "userns,namespaces", "--unshare-all",
+	     "--proc", "/proc", "--landlock-rw", "/tmp", "--json-status-fd", "3", "true"),
 	ARGS("--landlock-only", "--json-status-fd", "3", "--forward-signals", "--landlock-rw",
 	     "/tmp", "--chdir", "/", "--argv0", "x", "--rlimit", "nofile=10", "--cap-add", "ALL",
 	     "true"),
