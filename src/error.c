@@ -176,7 +176,7 @@ void error_append(struct nsrun_error *err, const char *fmt, ...)
 
 int error_fail_closed(struct nsrun_error *err, int r)
 {
-	if (err)
+	if (err && r < 0)
 		err->status = NSRUN_EXIT_FAIL_CLOSED;
 	return r;
 }

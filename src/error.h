@@ -62,7 +62,8 @@ int error_set_plain(struct nsrun_error *err, int code, const char *fmt, ...) _pr
  * arguments may point into err->msg itself. */
 void error_append(struct nsrun_error *err, const char *fmt, ...) _printf_(2, 3);
 
-/* Marks err (may be NULL) as a fail-closed refusal, NSRUN_EXIT_FAIL_CLOSED; returns r,
+/* Marks err (may be NULL) as a fail-closed refusal, NSRUN_EXIT_FAIL_CLOSED, when r < 0;
+ * returns r,
  * so that `return error_fail_closed(err, error_set(err, ...));` reads as one step. */
 int error_fail_closed(struct nsrun_error *err, int r);
 

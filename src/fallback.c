@@ -50,9 +50,12 @@ const char *fallback_item_name(enum fallback_item item)
 static const char *fallback_step_name(enum nsrun_step step)
 {
 	static const char *const names[NSRUN_STEP_MAX] = {
-		[NSRUN_STEP_NONE] = "none",	    [NSRUN_STEP_USERNS] = "userns",
-		[NSRUN_STEP_NAMESPACES] = "namespaces", [NSRUN_STEP_MAPS] = "id-maps",
-		[NSRUN_STEP_MOUNT] = "mount",	    [NSRUN_STEP_PROC] = "proc",
+		[NSRUN_STEP_NONE] = "none",
+		[NSRUN_STEP_USERNS] = "userns",
+		[NSRUN_STEP_NAMESPACES] = "namespaces",
+		[NSRUN_STEP_MAPS] = "id-maps",
+		[NSRUN_STEP_MOUNT] = "mount",
+		[NSRUN_STEP_PROC] = "proc",
 		[NSRUN_STEP_NET] = "loopback",
 	};
 
@@ -71,8 +74,8 @@ static int parse_item(const char *option, const char *name, struct fallback_conf
 		cfg->items[cfg->n++] = (unsigned char)i;
 		return 0;
 	}
-	return error_set(err, 0, "%s: unknown item '%s' (net, proc, userns or namespaces)",
-			 option, name);
+	return error_set(err, 0, "%s: unknown item '%s' (net, proc, userns or namespaces)", option,
+			 name);
 }
 
 int fallback_parse(const char *option, const char *list, struct fallback_config *cfg,
@@ -121,8 +124,9 @@ static bool keeps_boundaries(const struct plan *plan, unsigned gave_up, enum fal
 			return snprintf(why, len, "userns: only root can run without one"), false;
 		if (plan->ns.has_uid || plan->ns.has_gid || plan->ns.disable_userns ||
 		    plan->ns.assert_userns_disabled)
-			return snprintf(why, len, "userns: --uid, --gid and --disable-userns "
-						  "need one"),
+			return snprintf(why, len,
+					"userns: --uid, --gid and --disable-userns "
+					"need one"),
 			       false;
 	}
 	if (item != FALLBACK_LANDLOCK)

@@ -392,7 +392,8 @@ static int do_proc(struct rootfs_state *st, int root_fd, const struct op *op,
 	} else {
 		r = host_refused(err, NSRUN_STEP_PROC,
 				 do_simple_fs(op, d, "proc",
-					      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC | MOUNT_ATTR_NODEV,
+					      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC |
+						      MOUNT_ATTR_NODEV,
 					      err));
 		/* --fallback proc: the host's /proc, covered as without a pid namespace;
 		 * the refusal goes in the report. */

@@ -43,9 +43,9 @@ struct monitor {
 	int status_fd; /* read end of pid 1's report, or -1 */
 	int life_fd;   /* write end of the life pipe: kept open until the monitor exits */
 	const struct landlock_desc *landlock; /* the launch context's, or NULL without --landlock-* */
-	struct supervisor sup; /* signals, timeout (inactive without those options) */
-	int wait_status;       /* the command's raw wait status, once known */
-	struct cgroup cg;      /* the sandbox's cgroup (cg.fd -1: no limits) */
+	struct supervisor sup;		  /* signals, timeout (inactive without those options) */
+	int wait_status;		  /* the command's raw wait status, once known */
+	struct cgroup cg;		  /* the sandbox's cgroup (cg.fd -1: no limits) */
 	struct fallback_report *fallback; /* --fallback's report, or NULL without it */
 	const struct plan *ladder;	  /* the plan as given, with its --fallback items */
 };

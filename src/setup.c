@@ -226,17 +226,17 @@ static int bound_caps(const struct launch_ctx *ctx, struct nsrun_error *err)
 	 * pass of 41 prctls is enough. */
 	if (ctx->userns.second)
 		return 0;
-	if (ctx->in_userns || ctx->mode != LAUNCH_SANDBOX)
-		return caps_bound(ctx->caps, err);
-	if (!ctx->caps_taken)
-		return 0;
-	r = caps_bound(~ctx->caps_taken, err);
-	return r < 0 ? error_fail_closed(err, r) : 0;
+	/* In place the promise is no capabilities at all: a refusal breaks it. */
+	if (ctx->in_userns || ctx->mode != LAUNCH_SANDBOX) {
+		r = caps_bound(ctx->caps, err);
+		return ctx->mode != LAUNCH_SANDBOX ? error_fail_closed(err, r) : r;
+	}
+	return ctx->caps_taken ? error_fail_closed(err, caps_bound(~ctx->caps_taken, err)) : 0;
 }
 
 /* bwrap's drop_privs: keep the decided caps. Root left as it is changes nothing (capset
- * may be denied by an outer seccomp policy); in a sandbox, where a boundary took some
- * away, a refusal means the boundary cannot hold. The AppArmor grant and dumpability are
+ * may be denied by an outer seccomp policy); in a sandbox where a boundary took some
+ * away, and in place (no capabilities at all), a refusal means a promise cannot hold. The AppArmor grant and dumpability are
  * the sandbox's processes' to settle: in place nsrun's process stays as it started, and
  * the command's exec stacks nsrun_payload itself (packaging/apparmor/nsrun). */
 static int drop_privs(const struct launch_ctx *ctx, struct nsrun_error *err)
@@ -247,7 +247,7 @@ static int drop_privs(const struct launch_ctx *ctx, struct nsrun_error *err)
 	if (!ctx->caps_as_is) {
 		r = caps_set(ctx->caps, err);
 		if (r < 0)
-			return sandbox && ctx->caps_taken ? error_fail_closed(err, r) : r;
+			return !sandbox || ctx->caps_taken ? error_fail_closed(err, r) : r;
 	}
 	if (!sandbox)
 		return 0;

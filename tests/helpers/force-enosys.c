@@ -5,8 +5,8 @@
  * filter (no libseccomp); calls of a foreign architecture are let through, except
  * the compat ABI, whose numbers for these (unified, 424+) syscalls are the same.
  *   force-enosys GROUP[,GROUP...] -- CMD ARGS...
- * groups: landlock, mount-api, openat2, close_range, listmount, and landlock-abi=N, which
- * makes the Landlock ABI query answer N (through a seccomp user-notification supervisor)
+ * groups: landlock, mount-api, openat2, close_range, capset, listmount, and
+ * landlock-abi=N, which makes the Landlock ABI query answer N (through a seccomp user-notification supervisor)
  * while the real calls stay live, so older ABIs can be exercised on a newer kernel.
  */
 #include "config.h"
@@ -59,6 +59,7 @@ static const struct group groups[] = {
 	  7 },
 	{ "openat2", { __NR_openat2 }, 1 },
 	{ "close_range", { __NR_close_range }, 1 },
+	{ "capset", { __NR_capset }, 1 },
 	/* statmount 457, listmount 458 (Linux 6.8): absent from older headers */
 	{ "listmount", { 457, 458 }, 2 },
 };
@@ -73,9 +74,9 @@ static const struct group groups[] = {
 
 static int usage(void)
 {
-	fprintf(stderr,
-		"usage: force-enosys GROUP[,GROUP...] -- CMD [ARGS...]\n"
-		"groups: landlock, mount-api, openat2, close_range, listmount, landlock-abi=N\n");
+	fprintf(stderr, "usage: force-enosys GROUP[,GROUP...] -- CMD [ARGS...]\n"
+			"groups: landlock, mount-api, openat2, close_range, capset, listmount, "
+			"landlock-abi=N\n");
 	return 2;
 }
 
