@@ -108,7 +108,13 @@ static bool is_cgroup2(int fd)
 	return fstatfs(fd, &sfs) == 0 && sfs.f_type == CGROUP2_MAGIC;
 }
 
-static int open_hierarchy(char *mnt, size_t size, struct nsrun_error *err)
+/* What every refusal about the machine's cgroups offers besides its own fix, which may not
+ * apply (a boot flag where pid 1 is not systemd, a systemd scope): the run without them. */
+static const char no_limits_fix[] = "; or run without the cgroup limits, or bound each "
+				    "process with --rlimit instead (run 'nsrun --doctor')";
+
+/* FIX ends the refusal: no_limits_fix, or "" for --doctor, which says it itself. */
+static int open_hierarchy(char *mnt, size_t size, const char *fix, struct nsrun_error *err)
 {
 	static const char *const where[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
 
@@ -125,7 +131,8 @@ static int open_hierarchy(char *mnt, size_t size, struct nsrun_error *err)
 		err, error_set(err, 0,
 			       "cgroup v2 is not mounted at /sys/fs/cgroup (this host uses "
 			       "cgroup v1): the limits need the unified hierarchy (boot with "
-			       "systemd.unified_cgroup_hierarchy=1)"));
+			       "systemd.unified_cgroup_hierarchy=1 where pid 1 is systemd)%s",
+			       fix));
 }
 
 /* nsrun's own cgroup as /proc/self/cgroup's "0::" line names it. */
@@ -160,8 +167,9 @@ static int in_hierarchy(int mnt_fd, const char *mnt, unsigned want, struct nsrun
 				err, error_set(err, 0,
 					       "cgroup v2 (%s) has no %s controller: this "
 					       "host uses cgroup v1 for it (boot with "
-					       "systemd.unified_cgroup_hierarchy=1)",
-					       mnt, controllers[i]));
+					       "systemd.unified_cgroup_hierarchy=1 where pid 1 "
+					       "is systemd)%s",
+					       mnt, controllers[i], no_limits_fix));
 	return 0;
 }
 
@@ -182,11 +190,12 @@ static int enable(int dfd, const char *path, unsigned want, unsigned *enabled,
 			continue;
 		if (!has_word(avail, controllers[i]))
 			return error_fail_closed(
-				err, error_set(err, 0,
-					       "the %s controller is not available in %s: the "
-					       "cgroup above it must pass it on (+%s in its "
-					       "cgroup.subtree_control)",
-					       controllers[i], path, controllers[i]));
+				err,
+				error_set(err, 0,
+					  "the %s controller is not available in %s: the "
+					  "cgroup above it must pass it on (+%s in its "
+					  "cgroup.subtree_control)%s",
+					  controllers[i], path, controllers[i], no_limits_fix));
 		snprintf(word, sizeof(word), "+%s", controllers[i]);
 		r = write_at(dfd, "cgroup.subtree_control", word);
 		if (r == -EBUSY)
@@ -360,8 +369,8 @@ static int take_own(struct cgroup *cg, const char *path, struct nsrun_error *err
 				       "delegated to you or holds other processes; run nsrun in a "
 				       "scope of its own (systemd-run --user --scope -p "
 				       "Delegate=yes nsrun ...) or give --cgroup-parent a cgroup "
-				       "directory delegated to you",
-				       path));
+				       "directory delegated to you%s",
+				       path, no_limits_fix));
 	monitor_leaf(cg, leaf, sizeof(leaf));
 	if (mkdirat(cg->parent_fd, leaf, 0755) < 0 && errno != EEXIST)
 		return error_fail_closed(err, error_set(err, errno, "Can't create the cgroup %s/%s",
@@ -493,8 +502,8 @@ static int require_nsdelegate(const char *mnt, struct nsrun_error *err)
 		err, error_set(err, 0,
 			       "%s is mounted without nsdelegate: the sandbox could raise "
 			       "its own limits (mount -o remount,nsdelegate %s, as systemd "
-			       "mounts it)",
-			       mnt, mnt));
+			       "mounts it)%s",
+			       mnt, mnt, no_limits_fix));
 }
 
 /* The hierarchy's root: no cgroup.type, and processes may live beside child cgroups. */
@@ -571,7 +580,7 @@ static int open_parent(const struct limits_config *l, struct cgroup *cg, char *p
 		       int *locks, struct nsrun_error *err)
 {
 	char mnt[64], own[4000];
-	_cleanup_close_ int mnt_fd = open_hierarchy(mnt, sizeof(mnt), err);
+	_cleanup_close_ int mnt_fd = open_hierarchy(mnt, sizeof(mnt), no_limits_fix, err);
 	_cleanup_close_ int own_fd = -1;
 	int r;
 
@@ -1017,7 +1026,7 @@ static void usable(const char *list, char *out, size_t size)
 int cgroup_probe(char *where, size_t wsize, char *limits, size_t lsize, struct nsrun_error *err)
 {
 	char mnt[64], own[4000], avail[512] = "";
-	_cleanup_close_ int mnt_fd = open_hierarchy(mnt, sizeof(mnt), err);
+	_cleanup_close_ int mnt_fd = open_hierarchy(mnt, sizeof(mnt), "", err);
 	_cleanup_close_ int fd = -1;
 
 	if (mnt_fd < 0)
@@ -1027,8 +1036,7 @@ int cgroup_probe(char *where, size_t wsize, char *limits, size_t lsize, struct n
 	if (!*limits)
 		return error_set(err, 0,
 				 "cgroup v2 (%s) has no memory, pids or cpu controller: this host "
-				 "uses cgroup v1 for them (boot with "
-				 "systemd.unified_cgroup_hierarchy=1)",
+				 "uses cgroup v1 for them",
 				 mnt);
 	if (geteuid() == 0) {
 		_cleanup_close_ int def =

@@ -91,7 +91,7 @@ enum cli_flags {
 	X(MEMORY_MAX, "--memory-max", 1, OPTG_SUP, OPTF_NS, SIZE(limits.memory_max, limits.has_memory_max, 1 << 20), "SIZE", "Limit the sandbox's memory to SIZE, e.g. 512M (cgroup v2; no swap unless --memory-swap-max)") \
 	X(MEMORY_SWAP_MAX, "--memory-swap-max", 1, OPTG_SUP, OPTF_NS, SIZE(limits.memory_swap_max, limits.has_memory_swap_max, 0), "SIZE", "Limit the sandbox's swap to SIZE (cgroup v2 memory.swap.max)") \
 	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new mqueue on DEST") \
-	X(NETNS, "--netns", 1, OPTG_SUP, OPTF_NS, FD(sup.netns_fd), "FD", "Run in the network namespace FD (cannot combine with --unshare-net)") \
+	X(NETNS, "--netns", 1, OPTG_NAMESPACE, OPTF_NS, FD(sup.netns_fd), "FD", "Run in the network namespace FD (cannot combine with --unshare-net)") \
 	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, ON(proc.new_session), "", "Create a new terminal session") \
 	X(NOT_A_SECURITY_BOUNDARY, "--not-a-security-boundary", 0, OPTG_SECURITY, 0, ON(debug.not_a_security_boundary), "", "Not a sandbox: warn instead of failing when a bind's submount cannot be remounted") \
 	X(OVERLAY, "--overlay", 3, OPTG_FS, 0, FN(h_op), "RWSRC WORKDIR DEST", "Mount overlayfs on DEST, writes going to RWSRC (WORKDIR: an empty dir on its filesystem)") \

@@ -542,11 +542,12 @@ static void check_cgroup(struct doctor_report *r)
 
 	if (cgroup_probe(where, sizeof(where), limits, sizeof(limits), &err) < 0) {
 		c = add(r, DOCTOR_WARN, "cgroup", "no cgroup limits: %s", err.msg);
-		fix(c, strstr(err.msg, "cgroup v1") ?
-			       "boot with systemd.unified_cgroup_hierarchy=1" :
-			       "run nsrun alone in a delegated cgroup (systemd-run --user --scope "
-			       "-p Delegate=yes nsrun ...), or give --cgroup-parent a delegated "
-			       "cgroup");
+		/* The fix where pid 1 is systemd, and what works anywhere. */
+		fix(c, "%s; or run without the cgroup limits, or bound each process with --rlimit",
+		    strstr(err.msg, "cgroup v1") ?
+			    "boot with systemd.unified_cgroup_hierarchy=1 where pid 1 is systemd" :
+			    "run nsrun alone in a delegated cgroup (systemd-run --user --scope -p "
+			    "Delegate=yes nsrun ...), or give --cgroup-parent a delegated cgroup");
 		return;
 	}
 	if (geteuid() == 0)

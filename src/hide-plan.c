@@ -182,6 +182,10 @@ struct planner {
 	bool list_path_dirs;
 	char *last_raw, *last_canon; /* consecutive PATH-form rules mostly share a parent */
 	char **missing;		     /* see struct hide_plan */
+	/* The literal allows, checked once the chase has probed them: their argument and,
+	 * for the PATH form, their directory ("" for the NAME form) and name. */
+	struct names allow_args, allow_dirs, allow_bases;
+	char **missing_allow;
 };
 
 /* Whether NAME form literal name exists in PATH directory i: one lstat per name, or one
@@ -251,6 +255,15 @@ static void add_rule(struct pdir *d, const char *pat, bool allow, bool path_form
 	}
 }
 
+/* A literal allow, for find_missing_allows(); DIR "" for the NAME form (every PATH
+ * directory). Not probed here: the chase probes every allowed name anyway. */
+static void note_allow(struct planner *p, const char *arg, const char *dir, const char *base)
+{
+	names_add(&p->allow_args, arg);
+	names_add(&p->allow_dirs, dir);
+	names_add(&p->allow_bases, base);
+}
+
 /* A PATH-form rule; a literal hidden name that does not exist is whited out anyway (it
  * cannot appear later either), and reported. */
 static void add_path_rule(struct planner *p, const char *canon, const char *base, const char *arg,
@@ -259,8 +272,10 @@ static void add_path_rule(struct planner *p, const char *canon, const char *base
 	_cleanup_free_ char *target = NULL;
 
 	add_rule(get_dir(p, canon), base, allow, true);
-	if (!allow && !is_glob(base) &&
-	    p->fs->read_link(p->fs->ctx, canon, base, &target) == -ENOENT)
+	if (allow && !is_glob(base))
+		note_allow(p, arg, canon, base);
+	else if (!allow && !is_glob(base) &&
+		 p->fs->read_link(p->fs->ctx, canon, base, &target) == -ENOENT)
 		strv_push(&p->missing, arg);
 }
 
@@ -297,6 +312,8 @@ static int add_arg(struct planner *p, const char *arg, bool allow, struct nsrun_
 		}
 		if (!found && !allow && !is_glob(base))
 			strv_push(&p->missing, arg);
+		if (allow && !is_glob(base))
+			note_allow(p, arg, "", base);
 		return 0;
 	}
 	if (copy[0] != '/')
@@ -481,6 +498,10 @@ static void planner_free(struct planner *p)
 	}
 	free(p->path_dirs);
 	free(p->path_lists);
+	names_free(&p->allow_args);
+	names_free(&p->allow_dirs);
+	names_free(&p->allow_bases);
+	strv_free(p->missing_allow);
 	free(p->last_raw);
 	free(p->last_canon);
 	strv_free(p->missing);
@@ -491,9 +512,38 @@ static int cmp_hide_dir(const void *a, const void *b)
 	return strcmp(((const struct hide_dir *)a)->dir, ((const struct hide_dir *)b)->dir);
 }
 
+/* Whether the allowed NAME was found in DIR: by the chase's probe, or in its listing. */
+static bool allowed_exists(struct planner *p, const char *dir, const char *name)
+{
+	struct pdir *d = find_dir(p, dir);
+
+	if (!d)
+		return false;
+	if (d->list.v)
+		return listing_has(&d->list, name);
+	names_sort_unique(&d->present);
+	return names_has(&d->present, name);
+}
+
+/* A literal allow that names no entry leaves the tool out like any other: a typo
+ * ("pyhton3") is reported, as a literal hide's is. */
+static void find_missing_allows(struct planner *p)
+{
+	for (size_t i = 0; i < p->allow_args.n; i++) {
+		const char *dir = p->allow_dirs.v[i], *base = p->allow_bases.v[i];
+		bool found = *dir && allowed_exists(p, dir, base);
+
+		for (size_t j = 0; !*dir && !found && j < p->n_path_dirs; j++)
+			found = allowed_exists(p, p->path_dirs[j], base);
+		if (!found)
+			strv_push(&p->missing_allow, p->allow_args.v[i]);
+	}
+}
+
 static void finish_plan(struct planner *p, struct hide_plan *ret)
 {
 	chase_links(p);
+	find_missing_allows(p);
 	for (size_t i = 0; i < p->n_dirs; i++)
 		finish_dir(&p->dirs[i], ret);
 	if (ret->n_dirs)
@@ -517,6 +567,7 @@ int hide_plan_build(const struct hide_config *cfg, const char *path_env, const s
 	if (r == 0) {
 		finish_plan(&p, ret);
 		ret->missing = TAKE_PTR(p.missing);
+		ret->missing_allow = TAKE_PTR(p.missing_allow);
 	}
 	planner_free(&p);
 	if (r < 0)
@@ -538,5 +589,6 @@ void hide_plan_free(struct hide_plan *plan)
 	}
 	free(plan->dirs);
 	strv_free(plan->missing);
+	strv_free(plan->missing_allow);
 	*plan = (struct hide_plan){ 0 };
 }

@@ -58,6 +58,9 @@ struct hide_plan {
 	 * directory, a PATH that does not exist (a typo, or a tool this machine lacks);
 	 * NULL-terminated, NULL when there is none. Globs never land here. */
 	char **missing;
+	/* The same for the literal --overlay-allow arguments: each leaves out the entry it
+	 * meant to keep (a misspelt tool just disappears). */
+	char **missing_allow;
 };
 
 /* Works out which names each directory loses. path_env: the payload's PATH (NULL: unset,

@@ -469,6 +469,15 @@ bool hide_wanted(const struct hide_config *cfg)
 	return cfg && ((cfg->hide && cfg->hide[0]) || (cfg->allow && cfg->allow[0]));
 }
 
+/* A list shared across machines may name tools some lack: a warning, not an error; a glob
+ * that matches nothing says "if present" and stays silent. */
+static void warn_missing(const char *opt, char *const *missing, const char *done)
+{
+	for (size_t i = 0; missing && missing[i]; i++)
+		log_warn("%s '%s': no such entry in the sandbox%s; nothing %s", opt, missing[i],
+			 strchr(missing[i], '/') ? "" : "'s PATH directories", done);
+}
+
 int hide_apply(const struct hide_config *cfg, const struct hide_env *env, struct nsrun_error *err)
 {
 	int root_fd = env->root_fd;
@@ -484,12 +493,10 @@ int hide_apply(const struct hide_config *cfg, const struct hide_env *env, struct
 	if (!hide_wanted(cfg))
 		return 0;
 	r = hide_plan_build(cfg, env->path_env, &fs, &plan, err);
-	/* A list shared across machines may name tools some lack: a warning, not an error;
-	 * a glob that matches nothing says "hide it if present" and stays silent. */
-	for (size_t i = 0; r == 0 && plan.missing && plan.missing[i]; i++)
-		log_warn("--overlay-hide '%s': no such entry in the sandbox%s; nothing hidden",
-			 plan.missing[i],
-			 strchr(plan.missing[i], '/') ? "" : "'s PATH directories");
+	if (r == 0) {
+		warn_missing("--overlay-hide", plan.missing, "hidden");
+		warn_missing("--overlay-allow", plan.missing_allow, "allowed");
+	}
 	for (size_t i = 0; r == 0 && i < plan.n_dirs; i++)
 		r = hide_dir_apply(&plan.dirs[i], i, env, err);
 	hide_plan_free(&plan);

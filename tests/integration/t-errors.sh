@@ -78,6 +78,8 @@ test_exec_failure() {
 	# Under its own name: env(1)'s contract, so that a caller can tell these from the
 	# command's own exit 1, in a sandbox and in place.
 	local how
+	printf '#!/nonexistent-interp\necho ran\n' >"$W/no-interp"
+	chmod 755 "$W/no-interp"
 	for how in "--ro-bind / /" "--ro-bind / / --unshare-pid" "--landlock-only --landlock-rw /tmp"; do
 		# shellcheck disable=SC2086
 		out=$(nsrun $how -- /nonexistent-cmd 2>&1)
@@ -87,6 +89,11 @@ test_exec_failure() {
 		out=$(nsrun $how -- /etc/passwd 2>&1)
 		check_eq "nsrun $how: not executable: 126" \
 			"126 nsrun: execvp /etc/passwd: Permission denied" "$? $out"
+		# A #! line naming a missing interpreter: execve's ENOENT, not found as for env(1).
+		# shellcheck disable=SC2086
+		out=$(nsrun $how -- "$W/no-interp" 2>&1)
+		check_eq "nsrun $how: a missing #! interpreter: 127, as env(1)" \
+			"127 nsrun: execvp $W/no-interp: No such file or directory" "$? $out"
 		# shellcheck disable=SC2086
 		nsrun $how -- sh -c 'exit 1'
 		check_eq "nsrun $how: the command's own 1 stays 1" 1 "$?"

@@ -406,6 +406,22 @@ case_missing_warns() {
 		"$? $out"
 	out=$(nsrun $FX_RO --overlay-hide 'cr[u]l' --overlay-hide rm -- true 2>&1 >/dev/null)
 	check_eq "a glob that matches nothing, and a name that exists: silent" "0 " "$? $out"
+	# An allowlist with a typo: the tool it meant is left out like every other; say so.
+	out=$(nsrun $FX_RO --overlay-allow sh --overlay-allow ls --overlay-allow lss -- ls / 2>&1 >/dev/null)
+	check_eq "--overlay-allow lss (a typo): runs, and says so" \
+		"0 nsrun: --overlay-allow 'lss': no such entry in the sandbox's PATH directories; nothing allowed" \
+		"$? $out"
+	out=$(nsrun $FX_RO --overlay-allow sh --overlay-allow /usr/bin/lss -- sh -c : 2>&1 >/dev/null)
+	check_eq "--overlay-allow /usr/bin/lss: runs, and says so" \
+		"0 nsrun: --overlay-allow '/usr/bin/lss': no such entry in the sandbox; nothing allowed" \
+		"$? $out"
+	out=$(nsrun $FX_RO --overlay-allow 'l[x]' --overlay-allow sh --overlay-allow /usr/bin/ls \
+		--overlay-allow mkd -- sh -c 'for t in ls mkd md mkdir; do command -v $t; done' 2>&1)
+	check_eq "an allow glob that matches nothing, names that exist, a link chain: silent" \
+		"0 /usr/bin/ls
+/usr/bin/mkd
+/usr/bin/md
+/usr/bin/mkdir" "$? $out"
 }
 for_each_mode case_missing_warns
 for_each_mode case_allowlist_shape

@@ -56,6 +56,12 @@ refused() {
 	out=$(nsrun $SB --memory-max 64M true 2>&1)
 	check_match "no cgroup v2 controllers here: --memory-max refused (126), saying why" \
 		"^126 nsrun: .*(cgroup v1|cgroup v2 is not mounted|not available|nsdelegate)" "$? $out"
+	# The fix it names may not apply (a boot flag where pid 1 is not systemd): on one line,
+	# it also says what works anywhere, and where to look.
+	check_match "... on one line, with the run without limits, --rlimit and --doctor" \
+		"; or run without the cgroup limits, or bound each process with --rlimit instead \(run 'nsrun --doctor'\)\$" \
+		"$out"
+	check_eq "... one line" 1 "$(printf '%s\n' "$out" | wc -l)"
 	skip "a memory hog and a fork bomb under the limits" \
 		"no cgroup v2 memory, pids and cpu controllers on this machine; make check-kernels runs them"
 }

@@ -221,5 +221,39 @@ else
 	echo "README: $readme_cmd" | sed 's/^/# /'
 fi
 
+# ---- README's recipes and the man page's are one text ------------------------------------
+# The agent's safe mode and the profile are printed in both. The first README sh block
+# and the first man page literal display holding MARK must be the same commands: the
+# page's "$ " prompts and \e escapes undone, continuation lines joined, blanks squeezed.
+one_command_per_line() {
+	sed -e 's/^\$ //' -e 's/\\e/\\/g' | awk '
+		{ sub(/^[ \t]+/, ""); line = line (line == "" ? "" : " ") $0 }
+		/\\$/ { sub(/[ \t]*\\$/, "", line); next }
+		{ print line; line = "" }' | tr -s ' \t' '  '
+}
+readme_block() {
+	awk -v mark="$1" '/^```sh$/ { inblk = 1; blk = ""; next }
+		inblk && /^```$/ { inblk = 0; if (index(blk, mark)) { printf "%s", blk; exit } next }
+		inblk { blk = blk $0 "\n" }' "$top_srcdir/README.md"
+}
+man_block() {
+	awk -v mark="$1" '/^\.Bd -literal/ { inblk = 1; blk = ""; next }
+		inblk && /^\.Ed$/ { inblk = 0; if (index(blk, mark)) { printf "%s", blk; exit } next }
+		inblk { blk = blk $0 "\n" }' "$top_srcdir/man/nsrun.1"
+}
+for mark in --overlay-allow agent.args; do
+	readme_block "$mark" | one_command_per_line >"$TMP/recipe.readme"
+	man_block "$mark" | one_command_per_line >"$TMP/recipe.man"
+	if [ ! -s "$TMP/recipe.readme" ] || [ ! -s "$TMP/recipe.man" ]; then
+		not_ok "README and man/nsrun.1 print the same recipe with $mark"
+		echo "# no block with $mark in README ($(wc -l <"$TMP/recipe.readme") lines) or the man page ($(wc -l <"$TMP/recipe.man") lines)"
+	elif cmp -s "$TMP/recipe.readme" "$TMP/recipe.man"; then
+		ok "README and man/nsrun.1 print the same recipe with $mark"
+	else
+		not_ok "README and man/nsrun.1 print the same recipe with $mark"
+		diff "$TMP/recipe.readme" "$TMP/recipe.man" | sed 's/^/# /'
+	fi
+done
+
 echo "1..$TEST_NUM"
 exit "$TEST_FAILED"

@@ -305,6 +305,36 @@ static void test_missing_reported(void **state)
 	hide_plan_free(&plan);
 }
 
+/* Literal allows that name nothing are reported too: the tool meant is simply absent.
+ * Without a glob the chase's probes tell (a link, sh or editor, exists); with one the
+ * listings do; a glob that matches nothing is not reported. */
+static void test_missing_allow_reported(void **state)
+{
+	_cleanup_strv_free_ char **a = strv_copy(
+		(char *const *)HIDE("sh", "pyhton3", "/usr/bin/ls", "/usr/bin/nope", "editor"));
+	_cleanup_strv_free_ char **listed =
+		strv_copy((char *const *)HIDE("rm", "c*", "x[y]", "lss"));
+	struct hide_config cfg = { .allow = a };
+	struct nsrun_error err = { 0 };
+	struct hide_plan plan;
+
+	(void)state;
+	assert_int_equal(hide_plan_build(&cfg, "/usr/local/bin:/usr/bin", &fs, &plan, &err), 0);
+	assert_null(plan.missing);
+	assert_non_null(plan.missing_allow);
+	assert_string_equal(plan.missing_allow[0], "pyhton3");
+	assert_string_equal(plan.missing_allow[1], "/usr/bin/nope");
+	assert_null(plan.missing_allow[2]);
+	hide_plan_free(&plan);
+	/* With a glob the directories are listed: rm (in both) is found there, lss is not. */
+	cfg.allow = listed;
+	assert_int_equal(hide_plan_build(&cfg, "/usr/local/bin:/usr/bin", &fs, &plan, &err), 0);
+	assert_non_null(plan.missing_allow);
+	assert_string_equal(plan.missing_allow[0], "lss");
+	assert_null(plan.missing_allow[1]);
+	hide_plan_free(&plan);
+}
+
 static void test_path_skips_relative_empty_missing(void **state)
 {
 	(void)state;
@@ -474,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_name_in_every_path_dir),
 		cmocka_unit_test(test_missing_reported),
 		cmocka_unit_test(test_name_only_where_present),
+		cmocka_unit_test(test_missing_allow_reported),
 		cmocka_unit_test(test_path_skips_relative_empty_missing),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_path_form),
