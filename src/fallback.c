@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caps.h"
 #include "rules.h"
 #include "util.h"
 
@@ -96,6 +97,7 @@ int fallback_parse(const char *option, const char *list, struct fallback_config 
 void fallback_rung(const struct plan *plan, unsigned gave_up, struct plan *out)
 {
 	*out = *plan;
+	out->fallback.gave_up = gave_up;
 	if (gave_up & 1u << FALLBACK_NET)
 		out->ns.net = false;
 	if (gave_up & 1u << FALLBACK_USERNS)
@@ -111,31 +113,103 @@ void fallback_rung(const struct plan *plan, unsigned gave_up, struct plan *out)
 	out->ns.pid = out->ns.net = out->ns.ipc = out->ns.uts = out->ns.unshare_all = false;
 }
 
+/* Whether OP shows the host's own tree at its place: a bind of a path onto itself
+ * (writable, for WRITABLE). */
+static bool identity_bind(const struct op *op, bool writable)
+{
+	bool w = op->type == OP_BIND || op->type == OP_DEV_BIND;
+
+	if (!w && (writable || op->type != OP_RO_BIND))
+		return false;
+	return op->source && strcmp(op->source, op->dest) == 0;
+}
+
+/* In place a Landlock path names the host's directory: the first of PATHS that names
+ * something else in the sandbox (a --tmpfs, a bind from elsewhere, read-only where the
+ * rule allows writes, an op below it), or NULL when each means the same on both. */
+static const char *changes_meaning(const struct plan *plan, char *const *paths, bool writable)
+{
+	for (size_t k = 0; paths && paths[k]; k++) {
+		const struct op *cover = NULL;
+
+		for (size_t i = 0; i < plan->n_ops; i++) {
+			const struct op *op = &plan->ops[i];
+
+			if (!op->dest)
+				continue;
+			if (path_is_below(paths[k], op->dest))
+				cover = op;
+			else if (path_is_below(op->dest, paths[k]) && !identity_bind(op, writable))
+				return paths[k];
+		}
+		if (!cover || !identity_bind(cover, writable))
+			return paths[k];
+	}
+	return NULL;
+}
+
+/* No namespaces: what the sandbox confined must still be, and mean, the same. */
+static bool keeps_in_place(const struct plan *plan, unsigned gave_up, bool root, char *why,
+			   size_t len)
+{
+	struct nsrun_error e = { 0 };
+	const char *path;
+	struct plan rung;
+
+	/* Capabilities asked for inside a user namespace would be the host's. */
+	if (caps_requested(&plan->caps, 0))
+		return snprintf(why, len, "namespaces: --cap-add would hold on the host"), false;
+	path = changes_meaning(plan, plan->landlock.rw, true);
+	if (!path)
+		path = changes_meaning(plan, plan->landlock.exec, false);
+	if (path)
+		return snprintf(why, len,
+				"namespaces: the Landlock path '%s' is not the host's own directory "
+				"in the sandbox",
+				path),
+		       false;
+	fallback_rung(plan, gave_up | 1u << FALLBACK_LANDLOCK, &rung);
+	if (rules_check(&rung, &(struct rules_ctx){ .is_root = root }, &e) == 0)
+		return true;
+	snprintf(why, len, "namespaces: %s", e.msg);
+	return false;
+}
+
 /* Whether giving ITEM up (on top of GAVE_UP) still keeps every boundary asked for; if
  * not, WHY says what it cannot keep. */
 static bool keeps_boundaries(const struct plan *plan, unsigned gave_up, enum fallback_item item,
 			     bool root, char *why, size_t len)
 {
-	struct nsrun_error e = { 0 };
-	struct plan rung;
-
-	if (item == FALLBACK_USERNS) {
+	switch (item) {
+	case FALLBACK_USERNS:
 		if (!root)
 			return snprintf(why, len, "userns: only root can run without one"), false;
 		if (plan->ns.has_uid || plan->ns.has_gid || plan->ns.disable_userns ||
-		    plan->ns.assert_userns_disabled)
+		    plan->ns.assert_userns_disabled || caps_requested(&plan->caps, 0))
 			return snprintf(why, len,
-					"userns: --uid, --gid and --disable-userns "
-					"need one"),
+					"userns: --uid, --gid, --disable-userns and "
+					"--cap-add need one"),
 			       false;
+		return true;
+	case FALLBACK_PROC:
+		/* The host's /proc reaches outside processes: only a user namespace of the
+		 * sandbox's own keeps their ptrace-guarded files (environ, root, mem) shut,
+		 * and the limits and the deadline want none reachable. */
+		if (root && plan->ns.user != NS_YES)
+			return snprintf(why, len, "proc: needs --unshare-user"), false;
+		if (plan_has_limits(plan) || plan->sup.timeout_ms > 0)
+			return snprintf(why, len,
+					"proc: the limits and --timeout need a fresh "
+					"/proc"),
+			       false;
+		return true;
+	case FALLBACK_LANDLOCK:
+		return keeps_in_place(plan, gave_up, root, why, len);
+	case FALLBACK_NET:
+	case FALLBACK_ITEMS:
+	default:
+		return true;
 	}
-	if (item != FALLBACK_LANDLOCK)
-		return true;
-	fallback_rung(plan, gave_up | 1u << item, &rung);
-	if (rules_check(&rung, &(struct rules_ctx){ .is_root = root }, &e) == 0)
-		return true;
-	snprintf(why, len, "namespaces: %s", e.msg);
-	return false;
 }
 
 int fallback_answer(const struct plan *plan, unsigned gave_up, enum nsrun_step step, bool root,
@@ -159,9 +233,12 @@ void fallback_refusal_set(struct fallback_refusal *f, const struct nsrun_error *
 {
 	size_t n = strnlen(err->msg, sizeof(f->msg) - 1);
 
+	/* The report keeps the start of a long message, cut between two characters. */
+	if (err->msg[n])
+		while (n > 0 && ((unsigned char)err->msg[n] & 0xc0) == 0x80)
+			n--;
 	f->step = err->refused;
 	f->code = err->code;
-	/* The report keeps the start of a long message (two paths at most are cut). */
 	memcpy(f->msg, err->msg, n);
 	f->msg[n] = '\0';
 }
@@ -225,5 +302,9 @@ char *fallback_line(const struct fallback_report *rep)
 	for (size_t i = 0; i < rep->n_refused; i++)
 		strv_push(&v, rep->refused[i].msg);
 	why = strv_join(v, "; ");
+	/* One line, whatever the paths in the messages hold. */
+	for (char *c = why; *c; c++)
+		if ((unsigned char)*c < 0x20)
+			*c = '?';
 	return xasprintf("--fallback: running without %s: %s", items, why);
 }

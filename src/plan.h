@@ -174,6 +174,7 @@ enum fallback_item {
 struct fallback_config {
 	unsigned char items[FALLBACK_ITEMS]; /* enum fallback_item, in the caller's order */
 	size_t n;			     /* 0: no --fallback, nothing is ever given up */
+	unsigned gave_up; /* a rung's plan (fallback_rung): 1u << the items it runs without */
 };
 
 /* ---- overlay-hide (nsrun extension) ---- */

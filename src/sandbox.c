@@ -151,12 +151,42 @@ static int emit_status(struct monitor *mon, struct status_info *info, struct nsr
 	return 0;
 }
 
+/* ENOSPC is the host's refusal where a max_*_namespaces sysctl is 0; a count that ran out
+ * may have been run out by another process of the same user, which must not choose what
+ * --fallback gives up. */
+static bool ns_sysctl_zero(unsigned long flags)
+{
+	static const struct {
+		unsigned long flag;
+		const char *path;
+	} max[] = {
+		{ CLONE_NEWUSER, "/proc/sys/user/max_user_namespaces" },
+		{ CLONE_NEWNS, "/proc/sys/user/max_mnt_namespaces" },
+		{ CLONE_NEWPID, "/proc/sys/user/max_pid_namespaces" },
+		{ CLONE_NEWNET, "/proc/sys/user/max_net_namespaces" },
+		{ CLONE_NEWIPC, "/proc/sys/user/max_ipc_namespaces" },
+		{ CLONE_NEWUTS, "/proc/sys/user/max_uts_namespaces" },
+		{ CLONE_NEWCGROUP, "/proc/sys/user/max_cgroup_namespaces" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(max); i++) {
+		_cleanup_close_ int fd = -1;
+		char buf[16] = "";
+
+		if (!(flags & max[i].flag))
+			continue;
+		fd = open(max[i].path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) == 2 && strcmp(buf, "0\n") == 0)
+			return true;
+	}
+	return false;
+}
+
 /* clone's failure, marked as the host's refusal where it is one (--fallback). */
 static int clone_refused(unsigned long flags, int e, struct nsrun_error *err)
 {
 	int r = clone_error(e, err);
 
-	if (e != EPERM && e != EACCES && e != ENOSPC && e != EINVAL && e != EUSERS)
+	if (e != EPERM && e != EACCES && e != EINVAL && !(e == ENOSPC && ns_sysctl_zero(flags)))
 		return r;
 	return error_refused(err, flags & CLONE_NEWUSER ? NSRUN_STEP_USERNS : NSRUN_STEP_NAMESPACES,
 			     r);
@@ -433,6 +463,9 @@ static uint64_t boundary_takes(const struct plan *plan)
 		taken |= CAPS_EXEC_BOUNDARY_BREAKERS;
 	if (plan_has_limits(plan))
 		taken |= CAPS_LIMIT_BREAKERS;
+	/* --fallback userns: what the user namespace confined would be the host's. */
+	if (plan->fallback.gave_up & 1u << FALLBACK_USERNS)
+		taken = ~(uint64_t)0;
 	return taken;
 }
 
@@ -852,9 +885,13 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			return r;
 	}
 	ctx.old_cwd = cwd;
+	ctx.proc_fd = -1;
 	r = run_monitored(&mon, &ctx, caller, err);
-	if (r < 0 && rep)
+	if (r < 0 && rep) {
 		monitor_discard(&mon);
+		if (ctx.proc_fd >= 0)
+			close(ctx.proc_fd);
+	}
 	cgroup_remove(&mon.cg);
 	return r;
 }

@@ -477,17 +477,42 @@ void fd_close_all_except(int *keep, size_t n)
 	}
 }
 
+/* The length of the UTF-8 sequence at p, or 0 where it is not one (JSON text must be). */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n = *p >= 0xc2 && *p <= 0xdf ? 2 :
+		   *p >= 0xe0 && *p <= 0xef ? 3 :
+		   *p >= 0xf0 && *p <= 0xf4 ? 4 :
+					      0;
+
+	/* A continuation byte is never NUL: the string's end stops the loop. */
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 char *json_escape(const char *s)
 {
 	char *out = xmalloc(strlen(s) * 6 + 1), *o = out;
 
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
+		size_t n;
+
+		if (*p == '"' || *p == '\\') {
 			o += sprintf(o, "\\%c", *p);
-		else if (*p < 0x20)
+		} else if (*p < 0x20) {
 			o += sprintf(o, "\\u%04x", *p);
-		else
+		} else if (*p < 0x80) {
 			*o++ = (char)*p;
+		} else if ((n = utf8_len(p)) > 0) {
+			memcpy(o, p, n);
+			o += n;
+			p += n - 1;
+		} else {
+			/* A path is bytes: one that is no UTF-8 shows as U+FFFD. */
+			o += sprintf(o, "\\ufffd");
+		}
 	}
 	*o = '\0';
 	return out;

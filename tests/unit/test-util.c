@@ -411,6 +411,12 @@ static void test_json_escape(void **state)
 			"d\\x2d");
 	assert_string_equal(s, "/sys/fs/cgroup/a\\\"b\\\\c\\u000a\\u0001d\\\\x2d");
 	free(s);
+	/* UTF-8 passes as it is; a byte that is none of it (a path cut inside a character,
+	 * a Latin-1 name) becomes U+FFFD, so that the document stays JSON. */
+	s = json_escape("/caf\xc3\xa9/\xe2\x82\xac/\xf0\x9f\x98\x80/\xe9t\xe9/\xc3");
+	assert_string_equal(s,
+			    "/caf\xc3\xa9/\xe2\x82\xac/\xf0\x9f\x98\x80/\\ufffdt\\ufffd/\\ufffd");
+	free(s);
 }
 
 int main(void)
