@@ -3,14 +3,28 @@
 # t-mounts.sh: --bind, --ro-bind, --dev-bind and their -try forms (flags on every
 # submount), missing sources, --remount-ro, mount point modes, destinations through
 # symlinks inside the sandbox, and the staging root never being visible.
+
+# A bind keeps its source mount's nodev, in nsrun as in bwrap, and Debian 13's /tmp is a
+# nosuid,nodev tmpfs: the --dev-bind cases take their source from DEVFS, a tmpfs of the
+# suite's own mounted without nodev. The suite runs in a private mount namespace so that
+# the mount stays out of the host's view and goes when the suite ends.
+if [ -z "${NSRUN_T_MOUNTS_PRIVATE:-}" ] && [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	NSRUN_T_MOUNTS_PRIVATE=1 exec unshare -m --propagation private "$BASH" "$0" "$@"
+fi
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
+DEVFS=$TMP/devfs
+mkdir "$DEVFS"
+mount -t tmpfs -o mode=0755 nsrun-devfs "$DEVFS" || skip_all "cannot mount a tmpfs on $DEVFS"
+# The mount point must not outlive the suite on the host (rm cannot remove a mount point).
+trap 'umount "$DEVFS"; cleanup_tmp' EXIT
 
 mpoint() { get "mountinfo:$1" "$2" | sed -n 's/^mnt=\([^ ]*\).*/\1/p'; }
 
-# A work directory the current mode's user owns, with a file and a subdirectory.
+# mkwork NAME [PARENT]: a work directory the current mode's user owns, with a file and a
+# subdirectory, in PARENT ($TMP unless given).
 mkwork() {
-	local d="$TMP/$1-$MODE"
+	local d="${2:-$TMP}/$1-$MODE"
 	mkdir -p "$d/dir/sub"
 	echo content >"$d/file"
 	chmod 0644 "$d/file"
@@ -31,14 +45,19 @@ with_submount() {
 }
 
 test_bind_flags() {
-	local w out
+	local w d out
 	w=$(mkwork flags)
+	d=$(mkwork flags "$DEVFS")
+	mknod -m 0666 "$d/null" c 1 3
 	out=$(nsrun --ro-bind / / --tmpfs /mnt --bind "$w" /mnt/b --ro-bind "$w" /mnt/r \
-		--dev-bind "$w" /mnt/d "$PROBE" mountinfo /mnt/b mountinfo /mnt/r mountinfo /mnt/d \
-		write /mnt/b/new write /mnt/r/new2 cat /mnt/r/file 2>&1)
+		--dev-bind "$d" /mnt/d --bind "$d" /mnt/n "$PROBE" mountinfo /mnt/b mountinfo /mnt/r \
+		mountinfo /mnt/d write /mnt/b/new write /mnt/r/new2 cat /mnt/r/file \
+		open-errno /mnt/d/null w open-errno /mnt/n/null w 2>&1)
 	check_eq "--bind: rw,nosuid,nodev" "rw,nosuid,nodev" "$(mflags /mnt/b "$out")"
 	check_eq "--ro-bind: ro,nosuid,nodev" "ro,nosuid,nodev" "$(mflags /mnt/r "$out")"
 	check_eq "--dev-bind: rw,nosuid (no nodev)" "rw,nosuid" "$(mflags /mnt/d "$out")"
+	check_eq "--dev-bind: its device nodes work" "ok" "$(get open:/mnt/d/null "$out")"
+	check_eq "--bind of the same: nodev" "errno=EACCES" "$(get open:/mnt/n/null "$out")"
 	check_eq "--bind: writable" "ok" "$(get write:/mnt/b/new "$out")"
 	check "--bind: the write reaches the host" test -f "$w/new"
 	check_eq "--ro-bind: not writable" "errno=EROFS" "$(get write:/mnt/r/new2 "$out")"
@@ -97,6 +116,7 @@ test_missing_source() {
 	done
 	out=$(nsrun --ro-bind / / --tmpfs /mnt --ro-bind-try "$w" /mnt/y "$PROBE" mountinfo /mnt/y 2>&1)
 	check_eq "--ro-bind-try: read-only" "ro,nosuid,nodev" "$(mflags /mnt/y "$out")"
+	w=$(mkwork missing "$DEVFS")
 	out=$(nsrun --ro-bind / / --tmpfs /mnt --dev-bind-try "$w" /mnt/y "$PROBE" mountinfo /mnt/y 2>&1)
 	check_eq "--dev-bind-try: no nodev" "rw,nosuid" "$(mflags /mnt/y "$out")"
 }

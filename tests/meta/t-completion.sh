@@ -31,19 +31,34 @@ ln -s usr/bin "$TMP/bin"
 
 # complete PRELOAD LINE [SETUP]: what _nsrun offers for LINE (the cursor at its end),
 # sorted, one line; PRELOAD is sourced first ("" for none), then SETUP is run (shell
-# options a user may have set).
+# options a user may have set). Outside a real completion compopt cannot change the
+# options of the one running, so a function stands in for it and the options asked for
+# are applied as bash would: with -o default (or bashdefault) and no match, readline's
+# filename completion. bash-completion 2.12 and later leave a command that has no
+# completion of its own to exactly that (_comp_complete_minimal), where 2.11 listed the
+# files itself (_minimal).
 complete_line() {
 	PRELOAD=$1 LINE=$2 SETUP=${3-} COMPLETION=$COMPLETION \
 		PATH="$TMP/empty:$TMP/bin:$TMP/usr/bin:/usr/bin:/bin" bash --norc --noprofile -c '
 		[ -n "$PRELOAD" ] && . "$PRELOAD"
 		. "$COMPLETION"
 		eval "$SETUP"
+		opts=" "
+		compopt() {
+			while [ $# -gt 0 ]; do
+				[ "$1" = -o ] && opts+="$2 " && shift
+				shift
+			done
+		}
 		read -r -a COMP_WORDS <<<"$LINE"
 		case $LINE in *" ") COMP_WORDS+=("") ;; esac
 		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 		COMP_LINE=$LINE
 		COMP_POINT=${#LINE}
 		_nsrun nsrun "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}" 2>/dev/null
+		if [ ${#COMPREPLY[@]} = 0 ] && [[ $opts == *" default "* || $opts == *" bashdefault "* ]]; then
+			mapfile -t COMPREPLY < <(compgen -f -- "${COMP_WORDS[COMP_CWORD]}")
+		fi
 		printf "%s\n" "${COMPREPLY[@]}" | sort | paste -sd" " -' 2>&1
 }
 
