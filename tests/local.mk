@@ -11,7 +11,8 @@ test_helpers = \
 	tests/helpers/list-options \
 	tests/helpers/plan-dump \
 	tests/helpers/sec-attack \
-	tests/helpers/seccomp-guard
+	tests/helpers/seccomp-guard \
+	tests/helpers/env-filter
 # bwrap 0.12/0.13 additions: a FUSE mount that cannot be remounted (--not-a-security-boundary)
 test_helpers += tests/helpers/fuse-broken
 check_PROGRAMS += $(test_helpers)
@@ -20,6 +21,7 @@ tests_helpers_nsrun_probe_CFLAGS = $(WARN_CFLAGS)
 tests_helpers_nsrun_probe_LDFLAGS = -static
 tests_helpers_nsrun_probe_LDADD =
 tests_helpers_seccomp_deny_LDADD =
+tests_helpers_env_filter_LDADD =
 # The attacks: dynamic (the ld.so attack runs a copy of itself) and uninstrumented.
 tests_helpers_sec_attack_CFLAGS = $(WARN_CFLAGS)
 tests_helpers_sec_attack_LDFLAGS =
@@ -78,6 +80,8 @@ integration_tests += tests/integration/t-supervise.sh
 integration_tests += tests/integration/t-limits.sh
 # area: distribution, --doctor
 integration_tests += tests/integration/t-doctor.sh
+# area: the environments users run in (issue 35)
+integration_tests += tests/integration/t-envs.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh tests/meta/t-layers.sh tests/meta/t-claims.sh tests/meta/t-man-render.sh tests/meta/t-completion.sh \
@@ -111,7 +115,7 @@ AM_TESTS_ENVIRONMENT = \
 	NSRUN_ORACLE_OUT='$(COMPAT_ORACLE)'; export NSRUN_ORACLE_OUT;
 
 EXTRA_DIST += $(integration_tests) $(compat_tests) $(meta_tests) \
-	tests/tap.sh tests/modes.sh tests/integration/lib.sh tests/unit/unit-parse.h tests/fuzz/corpus bench \
+	tests/tap.sh tests/modes.sh tests/integration/lib.sh tests/integration/envs.sh tests/unit/unit-parse.h tests/fuzz/corpus bench \
 	tests/compat/oracle.sh tests/compat/allowlist.sh tests/compat/since.sh tests/compat/oracle-build.sh \
 	tests/compat/check-upstream.sh tests/compat/upstream-unittest.py
 
