@@ -82,6 +82,7 @@ integration_tests += tests/integration/t-limits.sh
 integration_tests += tests/integration/t-doctor.sh
 # area: the environments users run in (issue 35)
 integration_tests += tests/integration/t-envs.sh
+integration_tests += tests/integration/t-fallback.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh tests/meta/t-layers.sh tests/meta/t-claims.sh tests/meta/t-man-render.sh tests/meta/t-completion.sh \

@@ -8,6 +8,10 @@
  *     clone with a namespace flag, unshare, setns, the mount calls old and new, and the
  *     keyring fail with EPERM; clone3 with ENOSYS, so that libc falls back to clone.
  *     Landlock, seccomp and everything else are allowed, as in Docker's profile.
+ *   env-filter nomount|nonetlink -- CMD [ARGS...]
+ *     mount(2) fails with EACCES (a user namespace that Ubuntu's AppArmor restriction
+ *     leaves without capabilities fails there first), or socket(AF_NETLINK) with EPERM
+ *     (lo cannot be brought up).
  *   env-filter nonewaddr -- CMD [ARGS...]
  *     A seccomp user-notification supervisor (this process; the command is its child)
  *     that answers EPERM to a sendto/sendmsg on a NETLINK_ROUTE socket carrying an
@@ -118,6 +122,27 @@ static int docker_filter(void)
 	prog[k++] = RET(SECCOMP_RET_ERRNO | EPERM);
 	prog[k++] = RET(SECCOMP_RET_ALLOW);
 	return load(prog, k, 0, true) < 0 ? -1 : 0;
+}
+
+/* NR refused with E, where its first argument is ARG0 (any, when ANY): nomount,
+ * mount(2) -> EACCES, as a user namespace restricted by Ubuntu's AppArmor answers;
+ * nonetlink, socket(AF_NETLINK) -> EPERM, so that lo cannot be brought up. */
+static int refuse_one(int nr, bool any, unsigned arg0, int e)
+{
+	struct sock_filter prog[] = {
+		STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		JUMP(BPF_JEQ, AUDIT_ARCH_NATIVE, 1, 0),
+		RET(SECCOMP_RET_ALLOW),
+		STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		JUMP(BPF_JEQ, (unsigned)nr, 0, 3),
+		STMT(BPF_LD | BPF_W | BPF_ABS, ARG0_LOW),
+		/* either way to the refusal when any argument is refused */
+		any ? JUMP(BPF_JEQ, 0, 0, 0) : JUMP(BPF_JEQ, arg0, 0, 1),
+		RET(SECCOMP_RET_ERRNO | (unsigned)e),
+		RET(SECCOMP_RET_ALLOW),
+	};
+
+	return load(prog, ARRAY_SIZE(prog), 0, false) < 0 ? -1 : 0;
 }
 
 /* sendto and sendmsg go to the supervisor; returns the listener. */
@@ -286,14 +311,25 @@ static int run_nonewaddr(char **cmd)
 
 int main(int argc, char **argv)
 {
+	int r;
+
 	if (argc < 4 || strcmp(argv[2], "--") != 0) {
-		fprintf(stderr, "usage: env-filter docker|nonewaddr -- CMD [ARGS...]\n");
+		fprintf(stderr,
+			"usage: env-filter docker|nonewaddr|nomount|nonetlink -- CMD [ARGS...]\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "nonewaddr") == 0)
 		return run_nonewaddr(argv + 3);
-	if (strcmp(argv[1], "docker") != 0 || docker_filter() < 0)
-		return strcmp(argv[1], "docker") != 0 ? 2 : 125;
+	if (strcmp(argv[1], "nomount") == 0)
+		r = refuse_one(__NR_mount, true, 0, EACCES);
+	else if (strcmp(argv[1], "nonetlink") == 0)
+		r = refuse_one(__NR_socket, false, AF_NETLINK, EPERM);
+	else if (strcmp(argv[1], "docker") == 0)
+		r = docker_filter();
+	else
+		return 2;
+	if (r < 0)
+		return 125;
 	execvp(argv[3], argv + 3);
 	fprintf(stderr, "env-filter: execvp %s: %s\n", argv[3], strerror(errno));
 	return 127;
