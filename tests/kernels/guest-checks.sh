@@ -825,8 +825,46 @@ case_apparmor_attach() {
 	[ -n "$scope" ] && echo "$scope" >/proc/sys/kernel/yama/ptrace_scope
 }
 
+# --fallback against this kernel's refusals: a masked /proc (mount_too_revealing), and
+# user namespaces turned off (user.max_user_namespaces=0, the guest's own, restored):
+# root does without the user namespace and keeps no capability; a user runs Landlock-only,
+# or nothing (126) where this kernel has no Landlock.
+case_fallback() {
+	local d="$TMP/fb-$MODE" out rc saved
+	local -a as=() us=()
+	[ "$MODE" = unpriv ] && as=(setpriv --reuid=$UNPRIV --regid=$UNPRIV --clear-groups --)
+	[ "$MODE" = root ] && us=(--unshare-user)
+	mkdir -p "$d"
+	chmod 0777 "$d"
+	out=$(unshare -m --propagation private sh -c 'mount --bind /dev/null /proc/version && exec "$@"' \
+		sh "${as[@]}" "$BIN/nsrun" --fallback proc --json-status-fd 3 --unshare-all "${us[@]}" \
+		--ro-bind / / --dev /dev --proc /proc -- true 3>&1 2>/dev/null)
+	check_match "--fallback proc, a masked /proc: the host's is bound" \
+		'"fallback-gave-up": \["proc"\], "fallback-refused": \[\{ "step": "proc", "errno": 1' "$out"
+	saved=$(cat /proc/sys/user/max_user_namespaces)
+	echo 0 >/proc/sys/user/max_user_namespaces
+	out=$(nsrun --fallback userns,namespaces --json-status-fd 3 --unshare-all "${us[@]}" \
+		--ro-bind / / --dev /dev --bind "$d" "$d" --landlock-rw "$d" -- \
+		sh -c "grep CapBnd /proc/self/status; { echo y >$TMP/fb-out-$MODE; } 2>/dev/null && echo OUT" \
+		3>&1 2>/dev/null)
+	rc=$?
+	echo "$saved" >/proc/sys/user/max_user_namespaces
+	if [ "$MODE" = root ]; then
+		check_match "--fallback userns, no user namespaces: root runs without, no capability" \
+			'CapBnd:.0000000000000000.*"fallback-gave-up": \["userns"\]' "$(echo "$out" | tr '\n' ' ')"
+	elif [ -z "$ABI" ] || [ "$ABI" = 0 ]; then
+		check_eq "--fallback namespaces without Landlock: 126, nothing runs" 126 "$rc"
+	else
+		check_match "--fallback namespaces, no user namespaces: Landlock only" \
+			'"fallback-gave-up": \["namespaces"\].*"exit-code": 0' "$(echo "$out" | tr '\n' ' ')"
+		case $out in *OUT*) not_ok "... a write outside --landlock-rw got through" ;;
+		*) ok "... a write outside --landlock-rw is refused" ;; esac
+	fi
+}
+
 for MODE in root unpriv; do
 	case_basics
+	case_fallback
 	case_overlay
 	case_hide
 	case_landlock
