@@ -28,8 +28,10 @@
 #include "apparmor.h"
 #include "cgroup.h"
 #include "landlock.h"
+#include "loopback.h"
 #include "macros.h"
 #include "mount.h"
+#include "mountinfo.h"
 #include "reaper.h"
 #include "syscall.h"
 #include "util.h"
@@ -116,6 +118,53 @@ static int seccomp_mode(void)
 		return -1;
 	p = strstr(status, "\nSeccomp:");
 	return p ? atoi(p + strlen("\nSeccomp:")) : -1;
+}
+
+/* Whether this process is in the first user namespace (its uid_map maps every id). */
+static bool in_initial_userns(void)
+{
+	char line[128];
+	unsigned long inner, outer, count;
+
+	return read_line("/proc/self/uid_map", line, sizeof(line)) &&
+	       sscanf(line, "%lu %lu %lu", &inner, &outer, &count) == 3 && inner == 0 &&
+	       outer == 0 && count == 4294967295UL;
+}
+
+/* Why the kernel refuses a new procfs here, or NULL: mounts over /proc's entries, as
+ * container runtimes mask it (read-only or /dev/null binds, tmpfs), which a new user
+ * namespace inherits locked; the kernel then mounts a new procfs only where the old
+ * one is fully visible (mount_too_revealing). binfmt_misc's mount point is an empty
+ * directory, which does not count. Names three of them. */
+static const char *proc_mask_cause(char *buf, size_t len)
+{
+	_cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
+	char list[128] = "", *line, *next;
+	size_t size, n = 0, used = 0;
+
+	if (fd < 0 || read_all(fd, 1 << 24, &text, &size) < 0)
+		return NULL;
+	for (line = text; line && *line; line = next) {
+		struct mountinfo_entry e;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (mountinfo_parse_line(line, &e) < 0 || strncmp(e.mountpoint, "/proc/", 6) != 0 ||
+		    strcmp(e.mountpoint, "/proc/sys/fs/binfmt_misc") == 0)
+			continue;
+		if (n++ < 3 && used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+						 n > 1 ? ", " : "", e.mountpoint);
+	}
+	if (n == 0)
+		return NULL;
+	snprintf(buf, len,
+		 "the host's /proc has mounts over its entries (%s%s), as container runtimes "
+		 "mask it: the kernel refuses a new procfs unless the old one is fully visible",
+		 list, n > 3 ? ", ..." : "");
+	return buf;
 }
 
 /* Runs fn in a forked child; returns what it returned (0 or an errno value, < 256). */
@@ -206,7 +255,7 @@ static const char *doctor_userns_cause(char *buf, size_t len)
 
 void doctor_explain(struct nsrun_error *err)
 {
-	char cause[200];
+	char cause[DOCTOR_TEXT_MAX];
 
 	/* Under bubblewrap's name the message stays bubblewrap's: clients (glycin) match it. */
 	if (strcmp(log_program(), "bwrap") == 0)
@@ -216,6 +265,11 @@ void doctor_explain(struct nsrun_error *err)
 	    (err->code == ENOSYS || err->code == EOPNOTSUPP)) {
 		if (!strstr(err->msg, "nsrun --doctor"))
 			error_append(err, " (run 'nsrun --doctor')");
+		return;
+	}
+	if (err->code == EPERM && strncmp(err->msg, "Can't mount proc on ", 20) == 0) {
+		if (proc_mask_cause(cause, sizeof(cause)))
+			error_append(err, " (cause: %s; run 'nsrun --doctor')", cause);
 		return;
 	}
 	if (err->code != EPERM && err->code != EACCES && err->code != ENOSPC)
@@ -559,12 +613,83 @@ static void check_cgroup(struct doctor_report *r)
 		    limits, where);
 }
 
+/* A masked /proc: --proc in a new pid namespace mounts a new procfs, which the kernel
+ * refuses in any user namespace but the first (root there without one still can). */
+static void check_proc(struct doctor_report *r)
+{
+	char cause[DOCTOR_TEXT_MAX];
+	bool host_root = geteuid() == 0 && in_initial_userns();
+	struct doctor_check *c;
+
+	if (!proc_mask_cause(cause, sizeof(cause))) {
+		add(r, DOCTOR_OK, "proc",
+		    "no mounts over /proc's entries: a sandbox can mount a new /proc");
+		return;
+	}
+	c = add(r, host_root ? DOCTOR_WARN : DOCTOR_FAIL, "proc",
+		"--proc with --unshare-pid fails%s: %s", host_root ? " with --unshare-user" : "",
+		cause);
+	fix(c, "give the container an unmasked /proc (docker run --security-opt "
+	       "systempaths=unconfined; Kubernetes: procMount: Unmasked), or leave out "
+	       "--unshare-pid (--proc then binds this /proc)");
+}
+
+/* In a new network namespace, the child's lo: 0 when nsrun's loopback setup had nothing
+ * refused; 128 + errno when RTM_NEWADDR was refused but lo came up with 127.0.0.1; an
+ * errno when the setup fails; 255 when no network namespace could be made. */
+static int try_loopback(void)
+{
+	struct nsrun_error err = { 0 };
+	int refused = 0;
+
+	if (unshare(CLONE_NEWNET | (geteuid() != 0 ? CLONE_NEWUSER : 0)) < 0)
+		return 255;
+	if (loopback_setup_report(&refused, &err) < 0)
+		return err.code > 0 && err.code < 128 ? err.code : EIO;
+	return refused ? 128 + (refused < 127 ? refused : EIO) : 0;
+}
+
+static void check_loopback(struct doctor_report *r)
+{
+	int e = in_child(try_loopback);
+	struct doctor_check *c;
+
+	if (e == 0) {
+		add(r, DOCTOR_OK, "loopback", "a new network namespace gets lo up with 127.0.0.1");
+	} else if (e == 255) {
+		c = add(r, DOCTOR_WARN, "loopback",
+			"not checked: no network namespace could be made");
+		fix(c, "see the userns lines");
+	} else if (e > 128) {
+		c = add(r, DOCTOR_WARN, "loopback",
+			"RTM_NEWADDR is refused (%s), yet lo comes up with the kernel's 127.0.0.1: "
+			"--unshare-net works; bubblewrap fails here (loopback: Failed RTM_NEWADDR)",
+			strerror(e - 128));
+		fix(c, "nothing for nsrun; let programs that run bwrap run nsrun as bwrap");
+	} else {
+		c = add(r, DOCTOR_FAIL, "loopback",
+			"lo cannot be set up in a new network namespace (%s): --unshare-net fails",
+			strerror(e));
+		fix(c,
+		    "allow rtnetlink (RTM_NEWLINK) in new network namespaces, or leave out --unshare-net");
+	}
+}
+
+/* An owner no other user can act as: root, this user, or, in a user namespace but the
+ * first, the overflow uid, which stands for the ids it does not map (root's files show
+ * so to the root of a nested namespace): no one in it can act as them either. */
+static bool safe_owner(uid_t uid)
+{
+	return uid == 0 || uid == geteuid() ||
+	       ((long)uid == read_sysctl("/proc/sys/kernel/overflowuid") && !in_initial_userns());
+}
+
 /* A directory others can change: written by group or others without the sticky bit,
  * or owned by someone else than root and this user (its owner can rename it away). */
 static bool others_can_change(const struct stat *st)
 {
 	return ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX)) ||
-	       (st->st_uid != 0 && st->st_uid != geteuid());
+	       !safe_owner(st->st_uid);
 }
 
 /* The first directory on the way from path up to / that others can change, written
@@ -603,8 +728,7 @@ static void check_binary(struct doctor_report *r)
 		c = add(r, DOCTOR_FAIL, "binary", "'%s' is setuid or setgid: nsrun refuses it",
 			exe);
 		fix(c, "chmod u-s,g-s '%s'", exe);
-	} else if ((st.st_mode & (S_IWGRP | S_IWOTH)) ||
-		   (st.st_uid != 0 && st.st_uid != geteuid())) {
+	} else if ((st.st_mode & (S_IWGRP | S_IWOTH)) || !safe_owner(st.st_uid)) {
 		c = add(r, DOCTOR_FAIL, "binary",
 			"'%s' can be replaced by another user (mode %04o, owner %u)", exe,
 			(unsigned)(st.st_mode & 07777), (unsigned)st.st_uid);
@@ -634,6 +758,8 @@ void doctor_collect(struct doctor_report *report)
 	check_landlock(report);
 	check_memfd_pidfd(report);
 	check_cgroup(report);
+	check_proc(report);
+	check_loopback(report);
 	check_binary(report);
 }
 

@@ -3,7 +3,9 @@
  * loopback.c: rtnetlink requests that give a new network namespace a working
  * loopback: RTM_NEWADDR 127.0.0.1/8 on lo, then RTM_NEWLINK with IFF_UP. Each
  * request asks for an ACK and fails on a negative one (EEXIST is fine: newer
- * kernels add the address themselves when lo goes up).
+ * kernels add the address themselves when lo goes up). Where RTM_NEWADDR alone is
+ * refused (a container's seccomp supervisor, an LSM), lo goes up all the same and the
+ * kernel gives it 127.0.0.1 and ::1: nothing is missing, so that is no failure.
  */
 #include "config.h"
 
@@ -12,11 +14,13 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 #include "macros.h"
@@ -98,7 +102,35 @@ static int link_up(int fd, unsigned ifindex)
 	return nl_transact(fd, &req, 2);
 }
 
+/* Whether 127.0.0.1 is an address of this namespace: only then can a socket bind it. */
+static bool has_loopback_address(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	_cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	return fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+}
+
+/* lo up after a refused RTM_NEWADDR: fine when the kernel gave lo 127.0.0.1; otherwise
+ * bwrap's message for the first step that failed. */
+static int after_refused_address(int addr_err, int up, int *newaddr_refused,
+				 struct nsrun_error *err)
+{
+	if (up < 0 || !has_loopback_address())
+		return error_set(err, addr_err, "loopback: Failed RTM_NEWADDR");
+	if (newaddr_refused)
+		*newaddr_refused = addr_err;
+	log_debug("loopback: RTM_NEWADDR refused (%s); lo is up with the kernel's 127.0.0.1",
+		  strerror(addr_err));
+	return 0;
+}
+
 int loopback_setup(struct nsrun_error *err)
+{
+	return loopback_setup_report(NULL, err);
+}
+
+int loopback_setup_report(int *newaddr_refused, struct nsrun_error *err)
 {
 	struct sockaddr_nl src = { .nl_family = AF_NETLINK };
 	struct ifreq ifr = { .ifr_name = "lo" };
@@ -121,9 +153,11 @@ int loopback_setup(struct nsrun_error *err)
 	ifindex = (unsigned)ifr.ifr_ifindex;
 	if (bind(fd, (struct sockaddr *)&src, sizeof(src)) < 0)
 		return error_set(err, errno, "loopback: Failed to bind NETLINK_ROUTE socket");
+	if (newaddr_refused)
+		*newaddr_refused = 0;
 	r = add_address(fd, ifindex);
 	if (r < 0 && r != -EEXIST)
-		return error_set(err, -r, "loopback: Failed RTM_NEWADDR");
+		return after_refused_address(-r, link_up(fd, ifindex), newaddr_refused, err);
 	r = link_up(fd, ifindex);
 	if (r < 0)
 		return error_set(err, -r, "loopback: Failed RTM_NEWLINK");

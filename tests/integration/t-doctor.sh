@@ -25,7 +25,7 @@ case_plain() {
 		userns seccomp overlay whiteouts landlock landlock-rw landlock-exec \
 		landlock-connect-tcp landlock-bind-tcp landlock-connect-udp landlock-bind-udp \
 		landlock-scope landlock-deny-unix \
-		memfd-noexec pidfd cgroup binary; do
+		memfd-noexec pidfd cgroup proc loopback binary; do
 		check_match "--doctor checks $name" "^(OK  |WARN|FAIL) $name: " "$out"
 	done
 	check_match "--doctor says which uid it checked" "\\(as uid $(as_user id -u)\\)\$" "$out"
