@@ -95,7 +95,7 @@ static int clone_flags(const struct plan *plan, bool userns, unsigned long *ret,
 	return 0;
 }
 
-static int clone_error(int e, struct nsrun_error *err)
+static int clone_error(unsigned long flags, int e, struct nsrun_error *err)
 {
 	switch (e) {
 	case EINVAL:
@@ -103,7 +103,8 @@ static int clone_error(int e, struct nsrun_error *err)
 				       "Creating new namespace failed, likely because the "
 				       "kernel does not support user namespaces.");
 	case EPERM:
-		if (getuid() == 0)
+		/* As bwrap: the user namespace was asked for, by root too (--unshare-all). */
+		if (!(flags & CLONE_NEWUSER))
 			break;
 		/* Under its own name nsrun says why (doctor_explain, main.c): the cause is
 		 * found in one place, not guessed here. */
@@ -184,7 +185,7 @@ static bool ns_sysctl_zero(unsigned long flags)
 /* clone's failure, marked as the host's refusal where it is one (--fallback). */
 static int clone_refused(unsigned long flags, int e, struct nsrun_error *err)
 {
-	int r = clone_error(e, err);
+	int r = clone_error(flags, e, err);
 
 	if (e != EPERM && e != EACCES && e != EINVAL && !(e == ENOSPC && ns_sysctl_zero(flags)))
 		return r;
@@ -736,7 +737,7 @@ static pid_t spawn_child(struct monitor *mon, struct launch_ctx *ctx, struct nsr
 			  "be under one delegated to you)",
 			  mon->cg.path);
 	} else {
-		return clone_error(errno, err);
+		return clone_error(ctx->clone_flags, errno, err);
 	}
 	return error_fail_closed(err, -1);
 }
