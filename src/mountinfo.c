@@ -339,6 +339,44 @@ static int collect_subtree(const struct libmount_api *m, struct libmnt_table *tb
 	return 0;
 }
 
+/* The id of the mount a lookup of the absolute PATH would end on, from the mount table
+ * alone (PATH may be unsearchable): the topmost mount at the longest mount point above
+ * it. -ENOENT when none is. */
+static int top_on_path(const char *path, unsigned long long *id)
+{
+	_cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
+	size_t len, best = 0;
+	char *save = NULL;
+
+	if (fd < 0 || read_all(fd, 64u << 20, &text, &len) < 0)
+		return -EIO;
+	*id = 0;
+	/* The longest mount point above path, the last of them at one place (the top). */
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct mountinfo_entry e;
+
+		if (mountinfo_parse_line(line, &e) < 0 || !path_is_below(path, e.mountpoint) ||
+		    strlen(e.mountpoint) < best)
+			continue;
+		best = strlen(e.mountpoint);
+		*id = e.id;
+	}
+	return *id ? 0 : -ENOENT;
+}
+
+bool mountinfo_cwd_is(const char *path)
+{
+	unsigned long long top;
+	struct statx stx;
+
+	return top_on_path(path, &top) == 0 &&
+	       /* the directory itself, which its user may not even search */
+	       statx(AT_FDCWD, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 &&
+	       (stx.stx_mask & STATX_MNT_ID) &&
+	       stx.stx_mnt_id == top;
+}
+
 int mountinfo_preload(void)
 {
 	return libmount() ? 0 : -ELIBACC;

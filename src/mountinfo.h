@@ -50,3 +50,7 @@ int mountinfo_list_subtree_opts(const char *mountpoint, char ***ret, char ***opt
 /* Loads libmount now. Callers on the legacy path do this before pivoting away from the
  * host's library directories. Returns 0 or -ELIBACC. */
 int mountinfo_preload(void);
+
+/* Whether the working directory lies on the mount a lookup of PATH would end on (no
+ * mount was put over PATH since the process entered it), when it cannot be looked up. */
+bool mountinfo_cwd_is(const char *path);

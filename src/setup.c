@@ -27,6 +27,7 @@
 #include "caps.h"
 #include "launch.h"
 #include "loopback.h"
+#include "mountinfo.h"
 #include "noexec.h"
 #include "reaper.h"
 #include "rootfs.h"
@@ -271,6 +272,7 @@ static int enter_cwd(const struct launch_ctx *ctx, const char **pwd, struct nsru
 	const char *dir = plan->proc.chdir ? plan->proc.chdir : ctx->old_cwd;
 	const char *home = env_get(plan->proc.envp, "HOME");
 	bool in_place = ctx->mode != LAUNCH_SANDBOX;
+	int e;
 
 	*pwd = NULL;
 	if (in_place && !plan->proc.chdir && !private_view_wanted(plan))
@@ -279,8 +281,12 @@ static int enter_cwd(const struct launch_ctx *ctx, const char **pwd, struct nsru
 		*pwd = in_place ? NULL : dir;
 		return 0;
 	}
+	e = errno;
+	/* The private view took the inherited directory along: by name only past a mount. */
+	if (dir && in_place && !plan->proc.chdir && e == EACCES && mountinfo_cwd_is(dir))
+		return 0;
 	if (dir && (plan->proc.chdir || in_place))
-		return error_set(err, errno, "Can't chdir to %s", dir);
+		return error_set(err, e, "Can't chdir to %s", dir);
 	if (in_place)
 		return 0;
 	if (home && chdir(home) == 0)

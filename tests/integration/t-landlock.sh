@@ -383,9 +383,17 @@ test_private_cwd() {
 	out=$(cd "$priv" && nsrun --landlock-only --landlock-rw "$D/w" -- sh -c 'pwd; echo ran' 2>&1)
 	check_eq "landlock-only from a directory the user may not search: runs there" \
 		"0 $priv ran" "$? ${out//$'\n'/ }"
+	# The private view takes the directory along; by name it need not be entered unless
+	# a mount now lies over its path (then the mount, not the directory, would be seen).
 	out=$(cd "$priv" && nsrun --landlock-only --landlock-rw "$D/w" --landlock-exec /usr \
-		-- true 2>&1)
-	check_eq "... with --landlock-exec (entered again by name, after the noexec mounts): refused" \
+		-- /usr/bin/pwd 2>&1)
+	check_eq "... with --landlock-exec (its private mount view): runs there too" \
+		"0 $priv" "$? $out"
+	out=$(unshare -m --propagation private sh -c 'd=$1 && shift && cd "$d" &&
+		mount -t tmpfs -o mode=0700 cover "$d" &&
+		exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"' sh "$priv" "$BIN/nsrun" \
+		--landlock-only --landlock-rw "$D/w" --landlock-exec /usr -- /usr/bin/pwd 2>&1)
+	check_eq "... but not where a mount now covers its path: refused" \
 		"1 nsrun: Can't chdir to $priv: Permission denied" "$? $out"
 }
 
