@@ -98,16 +98,29 @@ for_each_mode test_memfd
 # names: the workspace's copy through "/", which --landlock-exec leaves exec. It needs
 # CAP_DAC_READ_SEARCH (from Linux 6.10 also over the mounts of a user namespace of the
 # command's own): --landlock-exec takes the capability and refuses the call.
+# The attack names the file through "/": the control's workspace must be on the root's
+# filesystem, which /tmp is not where it is a tmpfs (Debian 13); the build tree then
+# serves (as root only: a user may not reach it under a private /root).
+HANDLE_BASE=$TMP
+[ "$(stat -c %d "$TMP")" = "$(stat -c %d /)" ] || HANDLE_BASE=$PWD
+handle_control() {
+	local cws="$HANDLE_BASE/handle-control"
+	if [ "$(stat -c %d "$HANDLE_BASE")" != "$(stat -c %d /)" ]; then
+		skip "handle: control" "neither \$TMP nor the build tree is on the root's filesystem"
+		return
+	fi
+	mkdir -p "$cws"
+	expect "handle: control: root without a user namespace and without --landlock-exec runs the copy" \
+		"^ATTACK handle-ldso SUCCEEDED$" \
+		nsrun "${SB[@]}" --bind "$cws" "$cws" -- "$ATTACK" handle-ldso "$cws"
+	rm -rf "$cws"
+}
 test_handle() {
 	local ws="$TMP/handle-$MODE" out
 	rm -rf "$ws"
 	mkdir -p "$ws"
 	[ "$MODE" = unpriv ] && chown "$UNPRIV_UID:$UNPRIV_GID" "$ws"
-	if [ "$MODE" = root ] && [ -z "${NOUSERNS:-}" ]; then
-		expect "handle: control: root without a user namespace and without --landlock-exec runs the copy" \
-			"^ATTACK handle-ldso SUCCEEDED$" \
-			nsrun "${SB[@]}" --bind "$ws" "$ws" -- "$ATTACK" handle-ldso "$ws"
-	fi
+	[ "$MODE" = root ] && [ -z "${NOUSERNS:-}" ] && handle_control
 	expect "handle: with --landlock-exec, open_by_handle_at refused" \
 		"^ATTACK handle-ldso REFUSED at open_by_handle_at: Operation not permitted$" \
 		nsrun "${SB[@]}" --bind "$ws" "$ws" --landlock-rw "$ws" "${LLX[@]}" -- "$ATTACK" handle-ldso "$ws"
