@@ -28,3 +28,7 @@ since 'codex: --proc refused under a masked /proc' 0.12.0 \
 since '--remount-ro of a path that is no mount point' 0.13.0 'mount_setattr() names the failure'
 since 'empty path argument' 0.13.0 'an empty path argument is refused'
 since 'several --sync-fd*' 0.13.1 'every --sync-fd is held'
+# Seen where the host stacks two mounts on /dev/shm (this project's test VM, and a
+# container that binds its /dev): before 0.13 the covered one kept its flags.
+since '@(--dev over host submounts|--bind / over host submounts)' 0.13.0 \
+	'covered submounts get nosuid,nodev too (mount_setattr over the whole tree)'

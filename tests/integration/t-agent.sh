@@ -487,11 +487,18 @@ case_readme_profile() {
 	[ "$MODE" = unpriv ] && is_root && chown "$UNPRIV_UID:$UNPRIV_GID" "$TMP/home-$MODE"
 	cmd=${cmd//nsrun --args/\"$BIN/nsrun\" --args}
 	# Not the suite's own make's: a sub-make would say "Entering directory".
+	# Where curl is not installed at all, --overlay-hide says so on stderr.
 	out=$(cd "$WS" && unset MAKEFLAGS MAKELEVEL MFLAGS &&
-		HOME="$TMP/home-$MODE" as_user /bin/bash -c "$cmd" 2>&1)
+		HOME="$TMP/home-$MODE" as_user /bin/bash -c "$cmd" 2>"$TMP/profile-err-$MODE")
 	rc=$?
 	check_eq "README: the profile runs make test in the project, curl hidden" \
 		"0 /workspace no-curl" "$rc $(printf '%s\n' "$out" | paste -sd' ')"
+	if command -v curl >/dev/null; then
+		check_eq "README: ... and says nothing on stderr" "" "$(cat "$TMP/profile-err-$MODE")"
+	else
+		check_match "README: ... and says that there is no curl to hide" \
+			"^nsrun: --overlay-hide 'curl': no such entry" "$(cat "$TMP/profile-err-$MODE")"
+	fi
 	check_eq "README: make test wrote in the project" passed "$(cat "$WS/result" 2>&1)"
 }
 for_each_mode case_readme_profile
