@@ -373,8 +373,7 @@ bool mountinfo_cwd_is(const char *path)
 	return top_on_path(path, &top) == 0 &&
 	       /* the directory itself, which its user may not even search */
 	       statx(AT_FDCWD, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 &&
-	       (stx.stx_mask & STATX_MNT_ID) &&
-	       stx.stx_mnt_id == top;
+	       (stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id == top;
 }
 
 int mountinfo_preload(void)

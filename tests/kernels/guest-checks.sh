@@ -832,7 +832,7 @@ case_apparmor_attach() {
 case_fallback() {
 	local d="$TMP/fb-$MODE" out rc saved
 	local -a as=() us=()
-	[ "$MODE" = unpriv ] && as=(setpriv --reuid=$UNPRIV --regid=$UNPRIV --clear-groups --)
+	[ "$MODE" = unpriv ] && as=(setpriv "--reuid=$UNPRIV" "--regid=$UNPRIV" --clear-groups --)
 	[ "$MODE" = root ] && us=(--unshare-user)
 	mkdir -p "$d"
 	chmod 0777 "$d"
