@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "apparmor.h"
+#include "bridge.h"
 #include "cgroup.h"
 #include "caps.h"
 #include "launch.h"
@@ -433,6 +434,8 @@ static int nest_pidns(const struct launch_ctx *ctx, struct nsrun_error *err)
 	close(ctx->error_fd);
 	if (ctx->status_fd >= 0)
 		close(ctx->status_fd);
+	if (ctx->bridge_fd >= 0)
+		close(ctx->bridge_fd);
 	launch_track_parent(ctx);
 	reaper_relay(pid);
 }
@@ -479,6 +482,9 @@ static int profile_sandbox(const struct launch_ctx *ctx, struct nsrun_error *err
 		r = bound_caps(ctx, err);
 	if (r == 0 && (ctx->clone_flags & CLONE_NEWNET))
 		r = error_refused(err, NSRUN_STEP_NET, loopback_setup(err));
+	/* With lo up and the capabilities still held (a port below 1024 needs one). */
+	if (r == 0 && plan->n_bridges > 0)
+		r = bridge_listen(plan, ctx->bridge_fd, err);
 	if (r == 0)
 		r = build_rootfs(ctx, err);
 	if (r == 0 && plan_has_limits(plan))
