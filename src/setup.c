@@ -434,8 +434,6 @@ static int nest_pidns(const struct launch_ctx *ctx, struct nsrun_error *err)
 	close(ctx->error_fd);
 	if (ctx->status_fd >= 0)
 		close(ctx->status_fd);
-	if (ctx->bridge_fd >= 0)
-		close(ctx->bridge_fd);
 	launch_track_parent(ctx);
 	reaper_relay(pid);
 }
@@ -482,8 +480,7 @@ static int profile_sandbox(const struct launch_ctx *ctx, struct nsrun_error *err
 		r = bound_caps(ctx, err);
 	if (r == 0 && (ctx->clone_flags & CLONE_NEWNET))
 		r = error_refused(err, NSRUN_STEP_NET, loopback_setup(err));
-	/* With lo up and the capabilities still held (a port below 1024 needs one). */
-	if (r == 0 && plan->n_bridges > 0)
+	if (r == 0 && plan->n_bridges > 0) /* lo up, capabilities held: ports below 1024 too */
 		r = bridge_listen(plan, ctx->bridge_fd, err);
 	if (r == 0)
 		r = build_rootfs(ctx, err);
