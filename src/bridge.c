@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
@@ -195,6 +196,8 @@ static int target_connect(const struct plan_bridge *b, bool *connecting)
 		len = sizeof(*in);
 	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd >= 0)
+		(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
 	if (fd >= 0 && connect(fd, (struct sockaddr *)&ss, len) < 0) {
 		if (errno != EINPROGRESS)
 			goto fail;
@@ -217,6 +220,8 @@ static void relay_accept(struct relay *rl, size_t i)
 
 	if (fd < 0)
 		return;
+	/* The relay passes on what it has at once; Nagle's wait would add to the client's. */
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
 	for (size_t k = 0; k < RELAY_MAX_CONNS && !c; k++)
 		if (rl->conns[k].fd[0] < 0)
 			c = &rl->conns[k];
