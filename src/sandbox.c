@@ -836,7 +836,11 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 		return r;
 	if (ctx->mode == LAUNCH_IN_PLACE)
 		return run_in_place(mon, ctx, caller, err);
-	r = join_namespaces(plan, err);
+	/* Before the namespaces --userns and --pidns join: the relay stays in the caller's,
+	 * out of the sandbox's sight. */
+	r = plan->n_bridges > 0 ? bridge_start(plan, &mon->bridge, err) : 0;
+	if (r == 0)
+		r = join_namespaces(plan, err);
 	if (r < 0)
 		return r;
 	/* Nothing nsrun starts may gain privileges through exec. */
@@ -845,12 +849,6 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	/* Joining a user namespace changed the credentials, which clears the signal. */
 	if (plan->ns.userns_fd >= 0)
 		track_caller(plan, caller);
-	/* In the host's network namespace, before the clone that makes the sandbox's. */
-	if (plan->n_bridges > 0) {
-		r = bridge_start(plan, &mon->bridge, err);
-		if (r < 0)
-			return r;
-	}
 	r = monitor_pipes(ctx, c.err, c.st, c.go, err);
 	if (r == 0)
 		r = monitor_identity(plan, ctx, c.life, err);
