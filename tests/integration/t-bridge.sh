@@ -71,9 +71,12 @@ while True:
         f.write(data + b"\n")
 EOF
 
-# The client, in the sandbox: one line per check, "OK reply" or "ERR ERRNO-NAME".
+# The client, in the sandbox: one line per check, "OK reply" or "ERR ERRNO-NAME", each
+# in one write (clients run side by side on one pipe).
 cat >"$TMP/client.py" <<'EOF'
-import errno, socket, sys
+import errno, os, socket, sys
+def print(*words):
+    os.write(1, (" ".join(words) + "\n").encode())
 def err(e):
     print("ERR", errno.errorcode.get(e.errno, str(e.errno)) if e.errno else type(e).__name__)
 def line(fam, addr):
