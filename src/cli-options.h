@@ -49,6 +49,7 @@ enum cli_flags {
 	X(BIND_FD, "--bind-fd", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Bind open directory or path fd on DEST") \
 	X(BIND_TRY, "--bind-try", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Equal to --bind but ignores non-existent SRC") \
 	X(BLOCK_FD, "--block-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.block_fd), "FD", "Block on FD until some data to read is available") \
+	X(BRIDGE, "--bridge", 2, OPTG_NAMESPACE, OPTF_NS, FN(h_bridge), "PORT TARGET", "Relay TCP connections to 127.0.0.1:PORT in the new network namespace to TARGET (unix:/PATH or tcp:HOST:PORT on the host's loopback) (repeatable)") \
 	X(CAP_ADD, "--cap-add", 1, OPTG_SECURITY, OPTF_B8, FN(h_cap_add), "CAP", "Add cap CAP when running as privileged user") \
 	X(CAP_DROP, "--cap-drop", 1, OPTG_SECURITY, OPTF_B8, FN(h_cap_drop), "CAP", "Drop cap CAP when running as privileged user") \
 	X(CGROUP_PARENT, "--cgroup-parent", 1, OPTG_SUP, OPTF_NS, STR(limits.cgroup_parent), "DIR", "Put the sandbox's cgroup under the cgroup v2 directory DIR (delegated to you)") \

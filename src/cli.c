@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bridge.h"
 #include "caps.h"
 #include "fallback.h"
 #include "rules.h"
@@ -802,6 +803,38 @@ static int h_rlimit(struct cli_state *st, const struct cli_option *opt, char *co
 	if (r < 0)
 		return r;
 	*(struct plan_rlimit *)xappend(&c->rlimits, &c->n_rlimits, sizeof(rl)) = rl;
+	return 0;
+}
+
+/* Each port one bridge: a second would be refused by bind at run time, a 126 where the
+ * mistake is in the arguments. */
+static int h_bridge(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		    struct nsrun_error *err)
+{
+	struct plan *p = st->plan;
+	struct landlock_ports *held = &p->landlock.bridge;
+	struct plan_bridge b;
+	int r;
+
+	(void)opt;
+	if (p->n_bridges >= PLAN_MAX_BRIDGES)
+		return error_set(err, 0, "Too many --bridge options (at most %d)",
+				 PLAN_MAX_BRIDGES);
+	r = bridge_parse(a[0], a[1], &b, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < p->n_bridges; i++)
+		if (p->bridges[i].port == b.port) {
+			free(b.target);
+			free(b.path);
+			free(b.host);
+			return error_set(err, 0, "--bridge: port %u is bridged twice",
+					 (unsigned)b.port);
+		}
+	*(struct plan_bridge *)xappend(&p->bridges, &p->n_bridges, sizeof(b)) = b;
+	/* Landlock holds connects to these too, where it has TCP rules (landlock.c). */
+	*(uint16_t *)xappend(&held->v, &held->n, sizeof(uint16_t)) = b.port;
+	held->has = true;
 	return 0;
 }
 

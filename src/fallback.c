@@ -206,6 +206,13 @@ static bool keeps_boundaries(const struct plan *plan, unsigned gave_up, enum fal
 	case FALLBACK_LANDLOCK:
 		return keeps_in_place(plan, gave_up, root, why, len);
 	case FALLBACK_NET:
+		/* In the host's network the bridge would be one way out among others. */
+		if (plan->n_bridges > 0)
+			return snprintf(why, len,
+					"net: --bridge needs the new network namespace, the "
+					"bridge is to be its only way out"),
+			       false;
+		return true;
 	case FALLBACK_ITEMS:
 	default:
 		return true;

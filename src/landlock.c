@@ -230,6 +230,11 @@ int landlock_describe_abi(const struct landlock_config *cfg, int abi, struct lan
 					     port_rights[k].since, abi, port_rights[k].proto);
 		ret->handled_net |= port_rights[k].right;
 	}
+	/* --bridge: the ports are the only way out of the network namespace; where the ABI
+	 * has TCP rules, Landlock holds connects to them as a second layer. Without, the
+	 * namespace alone holds, so a lower ABI is no reason to refuse. */
+	if (cfg->bridge.has && abi >= port_rights[LL_PORT_CONNECT_TCP].abi)
+		ret->handled_net |= port_rights[LL_PORT_CONNECT_TCP].right;
 	if (cfg->scope && abi < 6)
 		return ll_fail_plain(
 			err, EOPNOTSUPP,
@@ -527,6 +532,9 @@ static int add_rules(struct rules_ctx *c, const struct landlock_config *cfg,
 	for (int k = 0; k < LL_PORT_KINDS && r == 0; k++)
 		r = add_port_rules(c, cfg->ports[k].v, cfg->ports[k].n, port_rights[k].right,
 				   plan_landlock_port_option(k), err);
+	if (r == 0 && (c->desc->handled_net & port_rights[LL_PORT_CONNECT_TCP].right))
+		r = add_port_rules(c, cfg->bridge.v, cfg->bridge.n,
+				   port_rights[LL_PORT_CONNECT_TCP].right, "--bridge", err);
 	return r;
 }
 

@@ -64,6 +64,7 @@ struct launch_ctx {
 	 * the stderr line say what the command runs with before it runs. */
 	bool ready_handshake;
 	bool proc_fallback; /* a refused fresh procfs is answered by binding the host's */
+	int bridge_fd;	    /* --bridge: the relay's socket, until the ports are handed over */
 };
 
 /* The sandbox's process to the monitor, on the status pipe, once its setup is done

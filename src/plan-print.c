@@ -238,6 +238,9 @@ static void format_by_hand(FILE *f, const struct plan *p)
 		p->debug.force_mount_fallback, p->debug.force_openat_fallback);
 	for (size_t i = 0; i < p->fallback.n; i++)
 		fprintf(f, "fallback[%zu]=%s\n", i, fallback_item_name(p->fallback.items[i]));
+	for (size_t i = 0; i < p->n_bridges; i++)
+		fprintf(f, "bridge[%zu]=%u %s\n", i, (unsigned)p->bridges[i].port,
+			p->bridges[i].target);
 	for (size_t i = 0; i < c->n_rlimits; i++) {
 		const struct plan_rlimit *rl = &c->rlimits[i];
 
@@ -468,6 +471,10 @@ static void supervise_to_argv(char ***v, const struct plan *p)
 	}
 	for (size_t i = 0; i < p->fallback.n; i++)
 		push_opt_str(v, "--fallback", fallback_item_name(p->fallback.items[i]));
+	for (size_t i = 0; i < p->n_bridges; i++) {
+		push_num(v, "--bridge", p->bridges[i].port, false);
+		push(v, p->bridges[i].target);
+	}
 }
 
 char **plan_to_argv(const struct plan *plan)

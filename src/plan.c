@@ -51,6 +51,13 @@ void plan_free(struct plan *plan)
 	strv_free(plan->landlock.exec);
 	for (int k = 0; k < LL_PORT_KINDS; k++)
 		free(plan->landlock.ports[k].v);
+	free(plan->landlock.bridge.v);
+	for (size_t i = 0; i < plan->n_bridges; i++) {
+		free(plan->bridges[i].target);
+		free(plan->bridges[i].path);
+		free(plan->bridges[i].host);
+	}
+	free(plan->bridges);
 	strv_free(plan->hide.hide);
 	strv_free(plan->hide.allow);
 	free(plan->sup.rlimits);

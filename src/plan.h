@@ -22,6 +22,7 @@
 #define PLAN_MAX_FILE_DATA (256ull << 20) /* --file / --bind-data payload */
 #define PLAN_MAX_SECCOMP_BYTES (1u << 20) /* one compiled cBPF program */
 #define PLAN_MAX_HIDE 65536		  /* --overlay-hide + --overlay-allow */
+#define PLAN_MAX_BRIDGES 64		  /* --bridge: one message of listener fds */
 
 /* ---- filesystem operations, run in command-line order ---- */
 enum op_type {
@@ -160,6 +161,9 @@ struct landlock_config {
 	struct landlock_ports ports[LL_PORT_KINDS];
 	bool scope;	/* --landlock-scope */
 	bool deny_unix; /* --landlock-deny-unix: no pathname UNIX connects outside rw paths */
+	/* --bridge's ports (not an option of its own): where the ABI has TCP rules, the
+	 * command's connects are held to them and to --landlock-connect-tcp's */
+	struct landlock_ports bridge;
 };
 
 /* ---- --fallback (nsrun extension): what the sandbox may do without, in order ---- */
@@ -181,6 +185,21 @@ struct fallback_config {
 struct hide_config {
 	char **hide;  /* --overlay-hide NAME|PATH (globs in the last component), NULL-terminated */
 	char **allow; /* --overlay-allow NAME|PATH, NULL-terminated */
+};
+
+/* ---- --bridge (nsrun extension): the new network namespace's only way out ---- */
+enum bridge_kind {
+	BRIDGE_UNIX, /* unix:/ABS/PATH, a UNIX stream socket on the host */
+	BRIDGE_TCP,  /* tcp:HOST:PORT, HOST a loopback address of the host */
+};
+
+struct plan_bridge {
+	uint16_t port; /* 127.0.0.1:port in the sandbox */
+	char *target;  /* TARGET as given: the status and the printers show it */
+	enum bridge_kind kind;
+	char *path;	      /* BRIDGE_UNIX: the socket's absolute path */
+	char *host;	      /* BRIDGE_TCP: numeric, "127.0.0.1" for localhost */
+	uint16_t target_port; /* BRIDGE_TCP */
 };
 
 /* ---- bwrap 0.12/0.13: developer switches and the fail-open mode ---- */
@@ -275,6 +294,8 @@ struct plan {
 	struct supervise_config sup;
 	struct limits_config limits;
 	struct fallback_config fallback;
+	struct plan_bridge *bridges; /* --bridge, in order; n_bridges of them */
+	size_t n_bridges;
 	bool level_prefix;
 	bool json; /* --json: --doctor prints JSON */
 	char **warnings; /* messages the parser wants printed (e.g. "Only the last --chdir ..."), NULL-terminated */

@@ -70,6 +70,7 @@ GIVEN(forward_in_place, p->sup.forward_signals && p->sync.json_status_fd < 0,
 GIVEN(timeout, p->sup.timeout_ms > 0, "--timeout")
 GIVEN(kill_after, p->sup.has_kill_after, "--kill-after")
 GIVEN(netns, p->sup.netns_fd >= 0, "--netns")
+GIVEN(bridge, p->n_bridges > 0, "--bridge")
 GIVEN(limit, plan_has_limits(p), plan_cgroup_option(p))
 GIVEN(cgroup_option, true, plan_cgroup_option(p))
 GIVEN(cgroup_parent, p->limits.cgroup_parent, "--cgroup-parent")
@@ -169,6 +170,7 @@ const struct rule rules_table[] = {
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--forward-signals", landlock_only, forward_in_place, LL_ONLY },
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--timeout", landlock_only, timeout, LL_ONLY },
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--netns", landlock_only, netns, LL_ONLY },
+	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--bridge", landlock_only, bridge, LL_ONLY },
 	/* A cgroup needs someone outside it to remove it when the command is done. */
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "the resource limits", landlock_only, cgroup_option, LL_ONLY },
 
@@ -228,6 +230,13 @@ const struct rule rules_table[] = {
 	  "--cgroup-parent requires a limit ({limits})" },
 	{ RULE_RUN, "--netns", RULE_EXCLUDES, "--unshare-net", netns, unshare_net,
 	  "--netns cannot be combined with --unshare-net (with --unshare-all, add --share-net)" },
+	/* The bridge is the only way out of a network namespace of the sandbox's own: in the
+	 * host's, or one the caller made, it would be one more way among others. */
+	{ RULE_RUN, "--bridge", RULE_EXCLUDES, "--netns", bridge, netns,
+	  "--bridge cannot be combined with --netns" },
+	{ RULE_RUN, "--bridge", RULE_REQUIRES, "--unshare-net", bridge, unshare_net,
+	  "--bridge requires --unshare-net (or --unshare-all without --share-net): the bridge "
+	  "is meant to be the only way out of a new network namespace" },
 
 	/* A boundary holds only while the command cannot undo it: --landlock-exec
 	 * (remounting without noexec) and the cgroup limits (uncovering the cgroup tree,

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bridge.h"
 #include "caps.h"
 #include "cgroup.h"
 #include "doctor.h"
@@ -48,6 +49,7 @@ struct monitor {
 	struct cgroup cg;		  /* the sandbox's cgroup (cg.fd -1: no limits) */
 	struct fallback_report *fallback; /* --fallback's report, or NULL without it */
 	const struct plan *ladder;	  /* the plan as given, with its --fallback items */
+	struct bridge_relay bridge;	  /* --bridge's relay (pid 0: none) */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -141,6 +143,8 @@ static int emit_status(struct monitor *mon, struct status_info *info, struct nsr
 	info->cgroup = mon->cg.fd >= 0 ? mon->cg.path : NULL;
 	info->limits = &plan->limits;
 	info->fallback = mon->fallback;
+	info->bridges = plan->bridges;
+	info->n_bridges = plan->n_bridges;
 	if (plan->sync.info_fd >= 0) {
 		r = status_write_info(plan->sync.info_fd, info, err);
 		close(plan->sync.info_fd);
@@ -251,8 +255,8 @@ static int payload_status(struct monitor *mon)
 static void close_monitor_fds(struct monitor *mon)
 {
 	const struct plan *plan = mon->plan;
-	int keep[] = { mon->error_fd, mon->status_fd,  plan->sync.json_status_fd,
-		       mon->life_fd,  mon->sup.sig_fd, mon->sup.timer_fd };
+	int keep[] = { mon->error_fd,	mon->status_fd,	   plan->sync.json_status_fd, mon->life_fd,
+		       mon->sup.sig_fd, mon->sup.timer_fd, mon->bridge.pidfd };
 	int clean[ARRAY_SIZE(keep) + CGROUP_MAX_FDS];
 	size_t n = cgroup_fds(&mon->cg, clean);
 
@@ -296,6 +300,8 @@ static int monitor_end(struct monitor *mon, int status, bool ran)
 	struct cgroup_usage usage;
 
 	supervise_finish(&mon->sup);
+	/* The sandbox has ended: its way out goes before anyone is told. */
+	bridge_stop(&mon->bridge);
 	if (mon->sup.timed_out)
 		status = NSRUN_EXIT_TIMEOUT;
 	if (!ran || fd < 0)
@@ -659,6 +665,7 @@ static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
 	mon->sup.cred_fd = watches_command(ctx) ? mon->error_fd : -1;
 	mon->sup.cgroup_fd = mon->cg.fd;
 	mon->sup.tty = ctx->tty_foreground;
+	mon->sup.relay = mon->bridge.pid;
 	r = supervise_start(&mon->sup, plan, mon->child, setup_command_depth(ctx), err);
 	if (r < 0) {
 		kill(mon->child, SIGKILL);
@@ -754,6 +761,10 @@ struct channels {
 _noreturn_ static void child_main(struct monitor *mon, struct launch_ctx *ctx, struct channels *c)
 {
 	cgroup_close_in_child(&mon->cg);
+	/* The relay's pidfd would let the sandbox signal it. */
+	if (mon->bridge.pidfd >= 0)
+		close(mon->bridge.pidfd);
+	ctx->bridge_fd = mon->bridge.sock;
 	if (c->life[1] >= 0)
 		close(c->life[1]);
 	close(c->err[0]);
@@ -779,6 +790,9 @@ static void monitor_ends(struct monitor *mon, struct channels *c)
 	mon->error_fd = c->err[0];
 	mon->go_fd = c->go[1];
 	mon->status_fd = c->st[0];
+	if (mon->bridge.sock >= 0)
+		close(mon->bridge.sock);
+	mon->bridge.sock = -1;
 }
 
 /* Everything nsrun decides before it starts anything: the context, and a boundary that
@@ -822,7 +836,11 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 		return r;
 	if (ctx->mode == LAUNCH_IN_PLACE)
 		return run_in_place(mon, ctx, caller, err);
-	r = join_namespaces(plan, err);
+	/* Before the namespaces --userns and --pidns join: the relay stays in the caller's,
+	 * out of the sandbox's sight. */
+	r = plan->n_bridges > 0 ? bridge_start(plan, &mon->bridge, err) : 0;
+	if (r == 0)
+		r = join_namespaces(plan, err);
 	if (r < 0)
 		return r;
 	/* Nothing nsrun starts may gain privileges through exec. */
@@ -869,7 +887,8 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			       .sup = { .sig_fd = -1, .timer_fd = -1 },
 			       .cg = CGROUP_INIT,
 			       .fallback = rep,
-			       .ladder = ladder };
+			       .ladder = ladder,
+			       .bridge = BRIDGE_RELAY_INIT };
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
 	int r;
 
@@ -887,7 +906,10 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 	}
 	ctx.old_cwd = cwd;
 	ctx.proc_fd = -1;
+	ctx.bridge_fd = -1;
 	r = run_monitored(&mon, &ctx, caller, err);
+	/* Every way out of run_monitored: nothing of the relay outlives the attempt. */
+	bridge_stop(&mon.bridge);
 	if (r < 0 && rep) {
 		monitor_discard(&mon);
 		if (ctx.proc_fd >= 0)

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "apparmor.h"
+#include "bridge.h"
 #include "cgroup.h"
 #include "caps.h"
 #include "launch.h"
@@ -485,6 +486,8 @@ static int profile_sandbox(const struct launch_ctx *ctx, struct nsrun_error *err
 		r = bound_caps(ctx, err);
 	if (r == 0 && (ctx->clone_flags & CLONE_NEWNET))
 		r = error_refused(err, NSRUN_STEP_NET, loopback_setup(err));
+	if (r == 0 && plan->n_bridges > 0) /* lo up, capabilities held: ports below 1024 too */
+		r = bridge_listen(plan, ctx->bridge_fd, err);
 	if (r == 0)
 		r = build_rootfs(ctx, err);
 	if (r == 0 && plan_has_limits(plan))

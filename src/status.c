@@ -108,6 +108,25 @@ static char *limit_fields(char *s, const char *sep, const struct status_info *in
 	return s;
 }
 
+/* "bridges": [{"port": N, "target": "..."}, ...], in the order given. */
+static char *bridge_fields(char *s, const char *sep, const struct status_info *info)
+{
+	char *r = xasprintf("%s%s\"bridges\": [", s, sep);
+
+	free(s);
+	for (size_t i = 0; i < info->n_bridges; i++) {
+		_cleanup_free_ char *target = json_escape(info->bridges[i].target);
+		char *t = xasprintf("%s%s{\"port\": %u, \"target\": \"%s\"}", r, i ? ", " : "",
+				    (unsigned)info->bridges[i].port, target);
+
+		free(r);
+		r = t;
+	}
+	s = xasprintf("%s]", r);
+	free(r);
+	return s;
+}
+
 static char *format_fields(const struct status_info *info, const char *sep)
 {
 	char *s = xasprintf("\"child-pid\": %d", (int)info->child_pid);
@@ -130,6 +149,8 @@ static char *format_fields(const struct status_info *info, const char *sep)
 	}
 	if (info->cgroup)
 		s = limit_fields(s, sep, info);
+	if (info->n_bridges)
+		s = bridge_fields(s, sep, info);
 	if (info->fallback) {
 		_cleanup_free_ char *more = fallback_json_fields(info->fallback, sep);
 		char *t = xasprintf("%s%s", s, more);

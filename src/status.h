@@ -31,6 +31,8 @@ struct status_info {
 	const char *cgroup;		      /* the sandbox's cgroup, NULL: no limit fields */
 	const struct limits_config *limits;
 	const struct fallback_report *fallback; /* NULL: no --fallback fields */
+	const struct plan_bridge *bridges;	/* --bridge, n_bridges of them */
+	size_t n_bridges;
 };
 
 /* In the sandbox's first process, before it waits for the monitor: the namespaces it

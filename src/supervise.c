@@ -98,6 +98,7 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 		    struct nsrun_error *err)
 {
 	int cred_fd = sup->cred_fd, cgroup_fd = sup->cgroup_fd;
+	pid_t relay = sup->relay;
 	bool tty = sup->tty;
 	sigset_t set;
 
@@ -108,7 +109,8 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 				    .timer_fd = -1,
 				    .cred_fd = cred_fd,
 				    .cgroup_fd = cgroup_fd,
-				    .tty = tty };
+				    .tty = tty,
+				    .relay = relay };
 	sigemptyset(&set);
 	for (size_t i = 0; plan->sup.forward_signals && i < ARRAY_SIZE(forwarded); i++)
 		sigaddset(&set, forwarded[i]);
@@ -310,11 +312,15 @@ static void reap_orphans(struct supervisor *sup)
 	pid_t pid;
 	int st;
 
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
 		if (pid == sup->child && !sup->child_reaped) {
 			sup->child_reaped = true;
 			sup->child_status = st;
 		}
+		/* Its number may now name a process of the sandbox. */
+		if (pid == sup->relay)
+			sup->relay = 0;
+	}
 }
 
 /* Sends sig to every living process of the sandbox (SIGTERM spares nsrun's own relay
@@ -330,7 +336,8 @@ static size_t signal_sandbox(struct supervisor *sup, int sig)
 	reap_orphans(sup);
 	v = snapshot(&n);
 	for (size_t i = 0; i < n; i++) {
-		if (v[i].mine != 1 || !alive(&v[i]))
+		/* The relay is nsrun's: the monitor ends it once the sandbox has ended. */
+		if (v[i].mine != 1 || !alive(&v[i]) || (sup->relay > 0 && v[i].pid == sup->relay))
 			continue;
 		if (sig == SIGTERM && in_chain(sup, v, n, v[i].pid))
 			continue;

@@ -38,6 +38,7 @@ struct supervisor {
 	bool timed_out;
 	bool child_reaped; /* reaped with the orphans; its wait status is child_status */
 	int child_status;
+	pid_t relay; /* --bridge's relay: the monitor's child, not the sandbox's (0: none) */
 };
 
 /* Whether any supervision option was given (the status fd then says more). */

@@ -36,6 +36,7 @@ static const struct {
 	{ "personality", SYS_personality },
 	{ "read", SYS_read },
 	{ "socket", SYS_socket },
+	{ "listen", SYS_listen },
 };
 
 static long lookup(const char *name)

@@ -829,6 +829,50 @@ case_apparmor_attach() {
 # user namespaces turned off (user.max_user_namespaces=0, the guest's own, restored):
 # root does without the user namespace and keeps no capability; a user runs Landlock-only,
 # or nothing (126) where this kernel has no Landlock.
+# --bridge: the caller's proxy (a line server on a UNIX socket) answers through
+# 127.0.0.1:PORT; a second server on the host's 127.0.0.1 is not reached, nor another
+# address; Landlock holds connects to the bridge port where it has TCP rules (ABI 4);
+# nothing of the relay is left after the sandbox. Every kernel: the relay needs only
+# sockets and SCM_RIGHTS.
+case_bridge() {
+	local d="$TMP/br-$MODE" out port server want
+	mkdir -p "$d" && chmod 0777 "$d"
+	port=$((30000 + RANDOM % 10000))
+	python3 -c 'import os, socket, sys, threading
+def serve(s, name):
+    while True:
+        c, _ = s.accept()
+        c.sendall(name + b" " + c.recv(100))
+        c.close()
+u = socket.socket(socket.AF_UNIX); u.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o777); u.listen(8)
+t = socket.socket(); t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+t.bind(("127.0.0.1", int(sys.argv[2]))); t.listen(8)
+threading.Thread(target=serve, args=(t, b"SECRET"), daemon=True).start()
+open(sys.argv[3], "w").close()
+serve(u, b"PROXY")' "$d/proxy" "$port" "$d/ready" &
+	server=$!
+	for ((i = 0; i < 100; i++)); do [ -e "$d/ready" ] && break; sleep 0.1; done
+	local client='import errno, socket, sys
+for host, port in (("127.0.0.1", 8080), ("127.0.0.1", int(sys.argv[1])), ("192.0.2.1", 80)):
+    try:
+        c = socket.create_connection((host, port), 5); c.sendall(b"hi"); print(c.recv(100).decode())
+    except OSError as e:
+        print(errno.errorcode[e.errno])'
+	out=$(nsrun "${SB[@]}" --unshare-all --die-with-parent --bridge 8080 "unix:$d/proxy" -- \
+		python3 -c "$client" "$port" 2>&1 | tr '\n' ' ')
+	check_eq "--bridge: the proxy answers; the host's other server and other addresses do not" \
+		"PROXY hi ECONNREFUSED ENETUNREACH " "$out"
+	out=$(nsrun "${SB[@]}" --unshare-all --bridge 8080 "unix:$d/proxy" --bind "$d" "$d" \
+		--landlock-rw "$d" -- python3 -c "$client" "$port" 2>&1 | tr '\n' ' ')
+	want="PROXY hi ECONNREFUSED ENETUNREACH "
+	[ -n "$ABI" ] && [ "$ABI" -ge 4 ] && want="PROXY hi EACCES EACCES "
+	check_eq "--bridge with Landlock (ABI ${ABI:-none}): other ports held by TCP rules where it has them" \
+		"$want" "$out"
+	check_eq "--bridge: nothing of the relay is left after the sandbox" "" \
+		"$(pgrep -f -- "--bridge 8080 unix:$d/proxy")"
+	kill "$server" 2>/dev/null
+	wait "$server" 2>/dev/null
+}
 case_fallback() {
 	local d="$TMP/fb-$MODE" out rc saved
 	local -a as=() us=()
@@ -870,6 +914,7 @@ for MODE in root unpriv; do
 	case_landlock
 	case_deny_unix
 	case_landlock_more
+	case_bridge
 	case_doctor
 	if [ -n "$FORCE_ENOSYS" ]; then
 		LEGACY=1

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "bridge.h"
 #include "cli.h"
 #include "unit-parse.h"
 #include "util.h"
@@ -94,8 +95,8 @@ static void test_table_sorted(void **state)
 	assert_int_equal(cli_n_options, OPT_MAX);
 	/* bwrap 0.11.1, bwrap 0.12/0.13 (--debug-opt, --not-a-security-boundary), nsrun's
 	 * own (12 with the UDP ones of Landlock ABI 10), its supervision
-	 * options, --doctor and --json, the cgroup limits, --fallback. */
-	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1);
+	 * options, --doctor and --json, the cgroup limits, --fallback, --bridge. */
+	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
@@ -380,18 +381,10 @@ static void test_overlay(void **state)
 static void test_warnings_and_singles(void **state)
 {
 	static const char *const singles[][2] = {
-		{ "--chdir", "/a" },
-		{ "--hostname", "h" },
-		{ "--uid", "5" },
-		{ "--gid", "5" },
-		{ "--block-fd", "3" },
-		{ "--userns-block-fd", "3" },
-		{ "--info-fd", "3" },
-		{ "--json-status-fd", "3" },
-		{ "--userns", "3" },
-		{ "--userns2", "3" },
-		{ "--pidns", "3" },
-		{ "--exec-label", "l" },
+		{ "--chdir", "/a" },	 { "--hostname", "h" },	      { "--uid", "5" },
+		{ "--gid", "5" },	 { "--block-fd", "3" },	      { "--userns-block-fd", "3" },
+		{ "--info-fd", "3" },	 { "--json-status-fd", "3" }, { "--userns", "3" },
+		{ "--userns2", "3" },	 { "--pidns", "3" },	      { "--exec-label", "l" },
 		{ "--file-label", "l" },
 	};
 	struct nsrun_error e;
@@ -855,6 +848,125 @@ static void test_extensions(void **state)
 	EXPECT_ERR("--landlock-exec requires an absolute path", "--landlock-exec", "", "true");
 }
 
+/* --bridge PORT TARGET: bridge_parse's shapes, and what the handler adds (one bridge per
+ * port, the port held by Landlock's connect rules where it has them). */
+static void test_bridge_target(void **state)
+{
+	static const struct {
+		const char *target;
+		enum bridge_kind kind;
+		const char *where; /* path, or host */
+		unsigned port;
+	} good[] = {
+		{ "unix:/run/proxy.sock", BRIDGE_UNIX, "/run/proxy.sock", 0 },
+		{ "tcp:127.0.0.1:3128", BRIDGE_TCP, "127.0.0.1", 3128 },
+		{ "tcp:127.1.2.3:1", BRIDGE_TCP, "127.1.2.3", 1 },
+		{ "tcp:localhost:65535", BRIDGE_TCP, "127.0.0.1", 65535 },
+		{ "tcp:[::1]:8080", BRIDGE_TCP, "::1", 8080 },
+		{ "tcp:::1:8080", BRIDGE_TCP, "::1", 8080 },
+	};
+	static const char *const malformed[] = {
+		"",
+		"unix:",
+		"unix:run/x",
+		"tcp:",
+		"tcp:127.0.0.1",
+		"tcp:127.0.0.1:",
+		"tcp::80",
+		"tcp:127.0.0.1:0",
+		"tcp:127.0.0.1:65536",
+		"tcp:127.0.0.1:http",
+		"tcp:[::1:80",
+		"udp:127.0.0.1:53",
+		"/run/x",
+		"tcp:proxy.example:3128",
+		"tcp:127.0.0.1:-1",
+	};
+	static const char *const outside[] = { "tcp:10.0.0.1:3128", "tcp:0.0.0.0:3128",
+					       "tcp:[::]:80", "tcp:[2001:db8::1]:80",
+					       "tcp:128.0.0.1:80" };
+	struct nsrun_error e = { 0 };
+	struct plan_bridge b;
+	char want[256], path[200];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
+		assert_int_equal(bridge_parse("80", good[i].target, &b, &e), 0);
+		assert_int_equal(b.port, 80);
+		assert_int_equal(b.kind, good[i].kind);
+		assert_string_equal(b.target, good[i].target);
+		assert_string_equal(good[i].kind == BRIDGE_UNIX ? b.path : b.host, good[i].where);
+		assert_int_equal(b.target_port, good[i].port);
+		free(b.target);
+		free(b.path);
+		free(b.host);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(malformed); i++) {
+		snprintf(want, sizeof(want),
+			 "--bridge: invalid TARGET '%s' (unix:/ABSOLUTE/PATH or tcp:HOST:PORT)",
+			 malformed[i]);
+		expect_err_v(NULL, false, want, ARGS("--bridge", "80", malformed[i], "true"));
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(outside); i++) {
+		assert_int_equal(bridge_parse("80", outside[i], &b, &e), -EINVAL);
+		assert_non_null(strstr(e.msg, "is not a loopback address"));
+	}
+	static const char *const bad_ports[] = { "0", "65536", "-1", "", "80x", "0x50" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad_ports); i++) {
+		snprintf(want, sizeof(want), "--bridge: invalid port '%s' (1 to 65535)",
+			 bad_ports[i]);
+		expect_err_v(NULL, false, want, ARGS("--bridge", bad_ports[i], "unix:/p", "true"));
+	}
+	memset(path, 'a', sizeof(path));
+	memcpy(path, "unix:/", 6);
+	path[sizeof(path) - 1] = '\0';
+	assert_int_equal(bridge_parse("80", path, &b, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "longer than 107 bytes"));
+	EXPECT_ERR("--bridge: port 80 is bridged twice", "--bridge", "80", "unix:/a", "--bridge",
+		   "80", "tcp:127.0.0.1:1", "true");
+}
+
+static void test_bridge_plan(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--unshare-net", "--bridge", "80", "unix:/a", "--bridge", "443",
+		 "tcp:127.0.0.1:3128", "true");
+	assert_int_equal(p.n_bridges, 2);
+	assert_int_equal(p.bridges[1].port, 443);
+	assert_string_equal(p.bridges[1].target, "tcp:127.0.0.1:3128");
+	/* Held by Landlock only where a --landlock-* option enables it. */
+	assert_false(p.landlock.enabled);
+	assert_true(p.landlock.bridge.has);
+	assert_int_equal(p.landlock.bridge.n, 2);
+	assert_int_equal(p.landlock.bridge.v[0], 80);
+	assert_int_equal(p.landlock.bridge.v[1], 443);
+	assert_false(p.landlock.ports[LL_PORT_CONNECT_TCP].has);
+	plan_free(&p);
+	/* PLAN_MAX_BRIDGES, then one more. */
+	{
+		char ports[PLAN_MAX_BRIDGES + 1][8];
+		const char *args[3 * (PLAN_MAX_BRIDGES + 1) + 2];
+		size_t n = 0;
+
+		for (int i = 0; i <= PLAN_MAX_BRIDGES; i++) {
+			snprintf(ports[i], sizeof(ports[i]), "%d", 1000 + i);
+			args[n++] = "--bridge";
+			args[n++] = ports[i];
+			args[n++] = "unix:/p";
+		}
+		args[n++] = "true";
+		args[n] = NULL;
+		expect_err_v(NULL, false, "Too many --bridge options (at most 64)", args);
+		args[n - 4] = "true";
+		args[n - 3] = NULL;
+		assert_int_equal(parse_v(NULL, false, &p, &(struct nsrun_error){ 0 }, args), 0);
+		assert_int_equal(p.n_bridges, PLAN_MAX_BRIDGES);
+		plan_free(&p);
+	}
+}
+
 /* bwrap 0.13: every path argument of every bwrap option is refused when empty, with the
  * path's metavariable named; the other arguments of the same option are valid. */
 static void test_empty_paths(void **state)
@@ -994,6 +1106,8 @@ int main(void)
 		cmocka_unit_test(test_arg_limit),
 		cmocka_unit_test(test_extensions),
 		cmocka_unit_test(test_empty_paths),
+		cmocka_unit_test(test_bridge_target),
+		cmocka_unit_test(test_bridge_plan),
 		cmocka_unit_test(test_debug_opt),
 		cmocka_unit_test(test_usage),
 	};

@@ -207,6 +207,8 @@ static void test_to_argv(void **state)
 			"1", "--landlock-bind-tcp", "0", "--landlock-scope", "--landlock-only",
 			"--landlock-deny-unix", "--overlay-hide", "x", "--overlay-allow", "/y",
 			"z"));
+	round_trip(ARGS("--unshare-net", "--bridge", "80", "unix:/run/p.sock", "--bridge", "443",
+			"tcp:[::1]:3128", "--bridge", "1", "tcp:localhost:1", "true"));
 	round_trip(ARGS("--unshare-ipc", "--help"));
 	round_trip(ARGS("--version"));
 	round_trip(ARGS("--debug-opt=print-assumed-kernel"));
