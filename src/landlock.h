@@ -37,7 +37,7 @@ uint64_t landlock_fs_write_rights(int abi); /* every write-type right ABI knows 
 uint64_t landlock_fs_file_rights(int abi);  /* the subset valid on a non-directory */
 uint64_t landlock_fs_all_rights(int abi);   /* every filesystem right the ABI knows */
 uint64_t landlock_net_rights(int abi);	    /* TCP bind/connect from ABI 4, UDP from ABI 10 */
-uint32_t landlock_restrict_flags(int abi);  /* TSYNC (every thread) from ABI 8 */
+uint32_t landlock_restrict_flags(int abi);  /* TSYNC from ABI 8, no audit before exec from 7 */
 uint64_t landlock_scope_rights(int abi);    /* abstract unix sockets + signals from ABI 6 */
 uint64_t landlock_fs_unix_rights(int abi);  /* resolve_unix from ABI 9, else 0 */
 /* Size of struct nsrun_landlock_ruleset_attr the ABI knows: 8, 16 (ABI 4) or 24 (ABI 6). */

@@ -175,17 +175,18 @@ struct nsrun_open_how {
 #define NSRUN_LL_FS_MAKE_FIFO (1ULL << 10)
 #define NSRUN_LL_FS_MAKE_BLOCK (1ULL << 11)
 #define NSRUN_LL_FS_MAKE_SYM (1ULL << 12)
-#define NSRUN_LL_FS_REFER (1ULL << 13)			/* ABI 2 */
-#define NSRUN_LL_FS_TRUNCATE (1ULL << 14)		/* ABI 3 */
-#define NSRUN_LL_FS_IOCTL_DEV (1ULL << 15)		/* ABI 5 */
-#define NSRUN_LL_FS_RESOLVE_UNIX (1ULL << 16)		/* ABI 9 */
-#define NSRUN_LL_NET_BIND_TCP (1ULL << 0)		/* ABI 4 */
-#define NSRUN_LL_NET_CONNECT_TCP (1ULL << 1)		/* ABI 4 */
-#define NSRUN_LL_NET_BIND_UDP (1ULL << 2)		/* ABI 10 */
-#define NSRUN_LL_NET_CONNECT_SEND_UDP (1ULL << 3)	/* ABI 10 */
-#define NSRUN_LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
-#define NSRUN_LL_SCOPE_SIGNAL (1ULL << 1)		/* ABI 6 */
-#define NSRUN_LL_RESTRICT_SELF_TSYNC (1U << 3)		/* ABI 8: every thread at once */
+#define NSRUN_LL_FS_REFER (1ULL << 13)			   /* ABI 2 */
+#define NSRUN_LL_FS_TRUNCATE (1ULL << 14)		   /* ABI 3 */
+#define NSRUN_LL_FS_IOCTL_DEV (1ULL << 15)		   /* ABI 5 */
+#define NSRUN_LL_FS_RESOLVE_UNIX (1ULL << 16)		   /* ABI 9 */
+#define NSRUN_LL_NET_BIND_TCP (1ULL << 0)		   /* ABI 4 */
+#define NSRUN_LL_NET_CONNECT_TCP (1ULL << 1)		   /* ABI 4 */
+#define NSRUN_LL_NET_BIND_UDP (1ULL << 2)		   /* ABI 10 */
+#define NSRUN_LL_NET_CONNECT_SEND_UDP (1ULL << 3)	   /* ABI 10 */
+#define NSRUN_LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)	   /* ABI 6 */
+#define NSRUN_LL_SCOPE_SIGNAL (1ULL << 1)		   /* ABI 6 */
+#define NSRUN_LL_RESTRICT_SELF_LOG_SAME_EXEC_OFF (1U << 0) /* ABI 7: no audit before exec */
+#define NSRUN_LL_RESTRICT_SELF_TSYNC (1U << 3)		   /* ABI 8: every thread at once */
 
 /* The full attribute layout (ABI 6); the kernel accepts a shorter size for older ABIs. */
 struct nsrun_landlock_ruleset_attr {

@@ -296,8 +296,10 @@ static void test_mechanisms(void **state)
 	struct nsrun_error err = { 0 };
 
 	(void)state;
-	assert_int_equal(landlock_restrict_flags(7), 0);
-	assert_int_equal(landlock_restrict_flags(8), NSRUN_LL_RESTRICT_SELF_TSYNC);
+	assert_int_equal(landlock_restrict_flags(6), 0);
+	assert_int_equal(landlock_restrict_flags(7), NSRUN_LL_RESTRICT_SELF_LOG_SAME_EXEC_OFF);
+	assert_int_equal(landlock_restrict_flags(8),
+			 NSRUN_LL_RESTRICT_SELF_TSYNC | NSRUN_LL_RESTRICT_SELF_LOG_SAME_EXEC_OFF);
 	assert_int_equal(landlock_describe_abi(&cfg, 2, &d, &err), 0);
 	assert_true(landlock_truncate_needs_seccomp(&d));
 	assert_string_equal(landlock_truncate_name(&d), "seccomp");
