@@ -866,6 +866,9 @@ for host, port in (("127.0.0.1", 8080), ("127.0.0.1", int(sys.argv[1])), ("192.0
 		--landlock-rw "$d" -- python3 -c "$client" "$port" 2>&1 | tr '\n' ' ')
 	want="PROXY hi ECONNREFUSED ENETUNREACH "
 	[ -n "$ABI" ] && [ "$ABI" -ge 4 ] && want="PROXY hi EACCES EACCES "
+	# A Landlock option where the kernel has none: nothing runs (fail-closed).
+	{ [ -z "$ABI" ] || [ "$ABI" = 0 ]; } &&
+		want="nsrun: Landlock is not supported by this kernel (ENOSYS): it needs Linux 5.13+ built with CONFIG_SECURITY_LANDLOCK=y; the --landlock-* boundary cannot be built, refusing to run (run 'nsrun --doctor') "
 	check_eq "--bridge with Landlock (ABI ${ABI:-none}): other ports held by TCP rules where it has them" \
 		"$want" "$out"
 	check_eq "--bridge: nothing of the relay is left after the sandbox" "" \
@@ -880,9 +883,15 @@ case_fallback() {
 	[ "$MODE" = root ] && us=(--unshare-user)
 	mkdir -p "$d"
 	chmod 0777 "$d"
-	out=$(unshare -m --propagation private sh -c 'mount --bind /dev/null /proc/version && exec "$@"' \
-		sh "${as[@]}" "$BIN/nsrun" --fallback proc --json-status-fd 3 --unshare-all "${us[@]}" \
-		--ro-bind / / --dev /dev --proc /proc -- true 3>&1 2>/dev/null)
+	# Every procfs mount masked: one left fully visible (the guest's modprobe chroot has
+	# one) lets the kernel mount another. The file system type follows the "-" field.
+	out=$(unshare -m --propagation private sh -c '
+		for m in $(awk "{ for (i = 7; \$i != \"-\"; i++); if (\$(i + 1) == \"proc\") print \$5 }" \
+			/proc/self/mountinfo); do
+			mount --bind /dev/null "$m/version" || exit 1
+		done
+		exec "$@"' sh "${as[@]}" "$BIN/nsrun" --fallback proc --json-status-fd 3 --unshare-all \
+		"${us[@]}" --ro-bind / / --dev /dev --proc /proc -- true 3>&1 2>/dev/null)
 	check_match "--fallback proc, a masked /proc: the host's is bound" \
 		'"fallback-gave-up": \["proc"\], "fallback-refused": \[\{ "step": "proc", "errno": 1' "$out"
 	saved=$(cat /proc/sys/user/max_user_namespaces)
@@ -893,14 +902,15 @@ case_fallback() {
 		3>&1 2>/dev/null)
 	rc=$?
 	echo "$saved" >/proc/sys/user/max_user_namespaces
-	if [ "$MODE" = root ]; then
+	if [ -z "$ABI" ] || [ "$ABI" = 0 ]; then
+		check_eq "--fallback with --landlock-rw, no Landlock in this kernel: 126 on every item" \
+			126 "$rc"
+	elif [ "$MODE" = root ]; then
 		check_match "--fallback userns, no user namespaces: root runs without, no capability" \
-			'CapBnd:.0000000000000000.*"fallback-gave-up": \["userns"\]' "$(echo "$out" | tr '\n' ' ')"
-	elif [ -z "$ABI" ] || [ "$ABI" = 0 ]; then
-		check_eq "--fallback namespaces without Landlock: 126, nothing runs" 126 "$rc"
+			'"fallback-gave-up": \["userns"\].*CapBnd:.0000000000000000' "$(echo "$out" | tr '\n' ' ')"
 	else
 		check_match "--fallback namespaces, no user namespaces: Landlock only" \
-			'"fallback-gave-up": \["namespaces"\].*"exit-code": 0' "$(echo "$out" | tr '\n' ' ')"
+			'"fallback-gave-up": \["namespaces"\]' "$out"
 		case $out in *OUT*) not_ok "... a write outside --landlock-rw got through" ;;
 		*) ok "... a write outside --landlock-rw is refused" ;; esac
 	fi
