@@ -18,6 +18,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -141,9 +142,11 @@ struct conn {
 
 struct relay {
 	const struct plan *plan;
-	int listen[PLAN_MAX_BRIDGES];
+	int listen[PLAN_MAX_BRIDGES]; /* -1 once the sandbox shut it down */
+	int target[PLAN_MAX_BRIDGES]; /* a UNIX target's socket, pinned (O_PATH), or -1 */
 	struct conn conns[RELAY_MAX_CONNS];
 	size_t n_conns;
+	bool starved; /* out of fds or memory: no accept until a connection ends */
 };
 
 static void conn_close(struct relay *rl, struct conn *c)
@@ -155,10 +158,13 @@ static void conn_close(struct relay *rl, struct conn *c)
 		c->dir[i] = (struct flow){ 0 };
 	}
 	rl->n_conns--;
+	rl->starved = false;
 }
 
-/* A socket to B's target in the host's network namespace, connected or connecting. */
-static int target_connect(const struct plan_bridge *b, bool *connecting)
+/* A socket to B's target in the host's network namespace, connected or connecting. A
+ * UNIX target is reached through the socket pinned at start (PINNED): its path is looked
+ * up again by no one, so a name the sandbox may write cannot be turned to another one. */
+static int target_connect(const struct plan_bridge *b, int pinned, bool *connecting)
 {
 	struct timeval tv = { .tv_sec = RELAY_UNIX_CONNECT_S };
 	struct sockaddr_storage ss = { 0 };
@@ -170,7 +176,7 @@ static int target_connect(const struct plan_bridge *b, bool *connecting)
 		struct sockaddr_un *un = (struct sockaddr_un *)&ss;
 
 		un->sun_family = AF_UNIX;
-		memcpy(un->sun_path, b->path, strlen(b->path));
+		snprintf(un->sun_path, sizeof(un->sun_path), "/proc/self/fd/%d", pinned);
 		len = sizeof(*un);
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		/* A non-blocking UNIX connect cannot wait for room in the backlog. */
@@ -210,6 +216,12 @@ fail:
 	return -1;
 }
 
+static void listener_gone(struct relay *rl, size_t i)
+{
+	close(rl->listen[i]);
+	rl->listen[i] = -1;
+}
+
 /* A connection from the sandbox on bridge I: relayed, or closed at once when its target
  * does not answer (the client sees the connection end). */
 static void relay_accept(struct relay *rl, size_t i)
@@ -218,6 +230,12 @@ static void relay_accept(struct relay *rl, size_t i)
 	struct conn *c = NULL;
 	bool connecting;
 
+	/* Out of fds or memory: wait for a connection to end rather than poll a listener
+	 * that stays readable. A listener the sandbox shut down (SOCK_DESTROY) goes. */
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM))
+		rl->starved = true;
+	else if (fd < 0 && errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+		listener_gone(rl, i);
 	if (fd < 0)
 		return;
 	/* The relay passes on what it has at once; Nagle's wait would add to the client's. */
@@ -229,7 +247,7 @@ static void relay_accept(struct relay *rl, size_t i)
 		close(fd);
 		return;
 	}
-	c->fd[1] = target_connect(&rl->plan->bridges[i], &connecting);
+	c->fd[1] = target_connect(&rl->plan->bridges[i], rl->target[i], &connecting);
 	if (c->fd[1] < 0) {
 		close(fd);
 		return;
@@ -323,7 +341,9 @@ static size_t relay_pollfds(struct relay *rl, struct pollfd *p, struct conn **wh
 	size_t n = 0;
 
 	for (size_t i = 0; i < rl->plan->n_bridges; i++)
-		p[n++] = (struct pollfd){ .fd = rl->n_conns < RELAY_MAX_CONNS ? rl->listen[i] : -1,
+		p[n++] = (struct pollfd){ .fd = rl->n_conns < RELAY_MAX_CONNS && !rl->starved ?
+							rl->listen[i] :
+							-1,
 					  .events = POLLIN };
 	for (size_t k = 0; k < RELAY_MAX_CONNS; k++) {
 		struct conn *c = &rl->conns[k];
@@ -356,7 +376,9 @@ _noreturn_ static void relay_loop(struct relay *rl)
 			_exit(1);
 		}
 		for (size_t i = 0; i < nb; i++)
-			if (p[i].revents)
+			if (p[i].revents & (POLLERR | POLLHUP | POLLNVAL))
+				listener_gone(rl, i);
+			else if (p[i].revents)
 				relay_accept(rl, i);
 		for (size_t i = nb; i < n; i += 2) {
 			short rev[2] = { p[i].revents, p[i + 1].revents };
@@ -400,20 +422,36 @@ static int relay_take(struct relay *rl, int sock)
 /* The relay's own setup: tied to the monitor, out of the terminal's process group (the
  * caller's Ctrl-C and Ctrl-Z are the command's to get), no privilege to gain, nothing
  * to dump or trace, and no fd of nsrun's. */
-_noreturn_ static void relay_main(const struct plan *plan, int sock, pid_t monitor)
+static bool kept(const int *keep, size_t n, int fd)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keep[i] == fd)
+			return true;
+	return false;
+}
+
+_noreturn_ static void relay_main(const struct plan *plan, int sock, const int *pinned,
+				  pid_t monitor)
 {
 	static struct relay rl;
+	int keep[PLAN_MAX_BRIDGES + 1] = { sock };
+	size_t n_keep = 1;
 	sigset_t none;
-	int keep[] = { sock };
+
+	for (size_t i = 0; i < plan->n_bridges; i++) {
+		rl.target[i] = pinned[i];
+		if (pinned[i] >= 0)
+			keep[n_keep++] = pinned[i];
+	}
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != monitor)
 		_exit(1);
 	if (setsid() < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		_exit(1);
-	fd_close_all_except(keep, 1);
+	fd_close_all_except(keep, n_keep);
 	for (int fd = 0; fd < 3; fd++)
-		if (fd != sock)
+		if (!kept(keep, n_keep, fd))
 			close(fd);
 	/* A peer that went away is an error of one connection, not the relay's end. */
 	signal(SIGPIPE, SIG_IGN);
@@ -430,23 +468,36 @@ _noreturn_ static void relay_main(const struct plan *plan, int sock, pid_t monit
 
 /* ---- the monitor's side ---- */
 
+static void close_pinned(int *pinned, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pinned[i] >= 0)
+			close(pinned[i]);
+}
+
 /* A UNIX target must be a socket when the sandbox starts: a proxy that is not there
- * would leave the command without its way out, silently. */
-static int check_targets(const struct plan *plan, struct nsrun_error *err)
+ * would leave the command without its way out, silently. It is pinned (PINNED[i], an
+ * O_PATH fd, -1 for TCP) so that the relay reaches that socket and no other. */
+static int pin_targets(const struct plan *plan, int *pinned, struct nsrun_error *err)
 {
 	struct stat st;
 
+	for (size_t i = 0; i < plan->n_bridges; i++)
+		pinned[i] = -1;
 	for (size_t i = 0; i < plan->n_bridges; i++) {
 		const struct plan_bridge *b = &plan->bridges[i];
+		int e = ENOTSOCK;
 
 		if (b->kind != BRIDGE_UNIX)
 			continue;
-		if (stat(b->path, &st) < 0)
-			return error_fail_closed(err, error_set(err, errno, "--bridge %u: '%s'",
-								(unsigned)b->port, b->path));
-		if (!S_ISSOCK(st.st_mode))
-			return error_fail_closed(err, error_set(err, ENOTSOCK, "--bridge %u: '%s'",
-								(unsigned)b->port, b->path));
+		pinned[i] = open(b->path, O_PATH | O_CLOEXEC);
+		if (pinned[i] < 0 || fstat(pinned[i], &st) < 0)
+			e = errno;
+		else if (S_ISSOCK(st.st_mode))
+			continue;
+		close_pinned(pinned, plan->n_bridges);
+		return error_fail_closed(err, error_set(err, e, "--bridge %u: '%s'",
+							(unsigned)b->port, b->path));
 	}
 	return 0;
 }
@@ -454,15 +505,21 @@ static int check_targets(const struct plan *plan, struct nsrun_error *err)
 int bridge_start(const struct plan *plan, struct bridge_relay *rel, struct nsrun_error *err)
 {
 	pid_t monitor = getpid();
-	int sp[2], r;
+	int sp[2], pinned[PLAN_MAX_BRIDGES], r;
 
-	r = check_targets(plan, err);
+	r = pin_targets(plan, pinned, err);
 	if (r < 0)
 		return r;
 	/* SEQPACKET: the sockets come in one message, and a relay that is gone is EPIPE. */
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0) {
+		close_pinned(pinned, plan->n_bridges);
 		return error_fail_closed(err, error_set(err, errno, "--bridge: socketpair"));
+	}
 	rel->pid = fork();
+	if (rel->pid == 0)
+		relay_main(plan, sp[0], pinned, monitor);
+	/* The pinned sockets are the relay's alone: the sandbox is cloned from here. */
+	close_pinned(pinned, plan->n_bridges);
 	if (rel->pid < 0) {
 		r = error_set(err, errno, "--bridge: can't start the relay");
 		close(sp[0]);
@@ -470,8 +527,6 @@ int bridge_start(const struct plan *plan, struct bridge_relay *rel, struct nsrun
 		rel->pid = 0;
 		return error_fail_closed(err, r);
 	}
-	if (rel->pid == 0)
-		relay_main(plan, sp[0], monitor);
 	close(sp[0]);
 	rel->sock = sp[1];
 	/* Not reused while unreaped; the pidfd stays exact even if a subreaper's sweep

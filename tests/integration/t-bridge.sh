@@ -311,8 +311,10 @@ case_relay_life() {
 	ok "the relay runs beside the sandbox"
 	check_eq "the relay is in the host's network namespace" "$(readlink /proc/self/ns/net)" \
 		"$(readlink "/proc/$relay/ns/net")"
-	check_eq "the relay holds no fd but the listening socket" "1 socket" \
-		"$(find "/proc/$relay/fd" -mindepth 1 | wc -l) $(readlink "/proc/$relay/fd/"* | sed 's/:.*//' | sort -u)"
+	# The listening socket, and the target's socket pinned by an O_PATH fd (its path).
+	check_eq "the relay holds no fd but the listening socket and the pinned target" \
+		"2 $PSOCK socket" \
+		"$(find "/proc/$relay/fd" -mindepth 1 | wc -l) $(readlink "/proc/$relay/fd/"* | sed 's/:.*//' | sort -u | paste -sd' ')"
 	check_match "the relay cannot gain privileges" "NoNewPrivs:.1" "$(cat "/proc/$relay/status")"
 	check_eq "the relay is not dumpable (its /proc files are root's)" 0 "$(stat -c %u "/proc/$relay/status")"
 	kill -KILL "$MON"
@@ -339,6 +341,77 @@ case_fallback() {
 		--bind "$w" "$w" --landlock-rw "$w" --fallback namespaces -- touch "$w/ran"
 }
 
+# A UNIX target in a directory the sandbox can write: swapped for a symlink to another
+# socket (an agent's, docker.sock), the relay still reaches the one it pinned at start.
+cat >"$TMP/two.py" <<'EOF'
+import os, socket, sys, threading
+def serve(path, name):
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(path)
+    os.chmod(path, 0o777)
+    s.listen(8)
+    def run():
+        while True:
+            c, _ = s.accept()
+            c.sendall(name.encode() + b"\n")
+            c.close()
+    threading.Thread(target=run, daemon=True).start()
+serve(sys.argv[1], "PROXY")
+serve(sys.argv[2], "OTHER")
+open(sys.argv[3], "w").close()
+threading.Event().wait()
+EOF
+cat >"$TMP/swap.py" <<'EOF'
+import os, socket, sys
+target, other = sys.argv[1:3]
+def fetch():
+    s = socket.create_connection(("127.0.0.1", 8080))
+    return s.recv(100).decode().strip() or "nothing"
+first = fetch()
+os.rename(target, target + ".moved")
+os.symlink(other, target)
+print(first, fetch())
+EOF
+case_pinned_target() {
+	local d="$TMP/pin-$MODE" srv out
+	rm -rf "$d" "$TMP/pin-other-$MODE" && mkdir -p "$d" "$TMP/pin-other-$MODE" && chmod 0777 "$d"
+	python3 "$TMP/two.py" "$d/proxy.sock" "$TMP/pin-other-$MODE/sock" "$d/ready" &
+	srv=$!
+	for _ in $(seq 50); do [ -e "$d/ready" ] && break; sleep 0.1; done
+	out=$(nsrun "${SB[@]}" --bind "$d" "$d" --bridge 8080 "unix:$d/proxy.sock" -- \
+		python3 "$TMP/swap.py" "$d/proxy.sock" "$TMP/pin-other-$MODE/sock" 2>&1)
+	check_eq "a UNIX target swapped for a symlink inside: the relay keeps to the socket it pinned" \
+		"PROXY PROXY" "$out"
+	kill "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+}
+
+# A listener the sandbox shuts down (SOCK_DESTROY, which root in its user namespace may
+# ask for) must not leave the relay spinning outside the sandbox's cgroup.
+case_destroyed_listener() {
+	local job relay t0 t1 arg="62.$$"
+	[ "$MODE" = root ] || return 0
+	# No pid namespace: relay_of finds the monitor as the command's parent.
+	nsrun --ro-bind / / --dev /dev --unshare-net --die-with-parent --bridge 8080 "unix:$PSOCK" \
+		-- sh -c "ss -K -tln 'sport = :8080' >/dev/null 2>&1; exec sleep $arg" &
+	job=$!
+	if ! relay_of "$arg"; then
+		not_ok "the relay runs beside the sandbox"
+		pkill -f "^sleep $arg\$"
+		wait "$job"
+		return
+	fi
+	relay=$RELAY
+	sleep 0.3
+	t0=$(awk '{ print $14 + $15 }' "/proc/$relay/stat")
+	sleep 1
+	t1=$(awk '{ print $14 + $15 }' "/proc/$relay/stat")
+	check "a listener shut down inside: the relay does not spin ($((t1 - t0)) ticks in 1 s)" \
+		test $((t1 - t0)) -lt 30
+	pkill -f "^sleep $arg\$"
+	wait "$job"
+}
+
 for_each_mode case_through
 for_each_mode case_nothing_else
 for_each_mode case_landlock
@@ -347,4 +420,6 @@ for_each_mode case_usage
 for_each_mode case_fail_closed
 for_each_mode case_relay_life
 for_each_mode case_fallback
+for_each_mode case_pinned_target
+for_each_mode case_destroyed_listener
 done_testing
