@@ -405,29 +405,6 @@ static int open_under(int mnt_fd, const char *rel)
 		      fcntl(mnt_fd, F_DUPFD_CLOEXEC, 3);
 }
 
-/* Calls FN on every mount of type FSTYPE in the mountinfo file open on FD; stops at the
- * first that returns true, and returns whether one did. */
-static bool any_mount(int fd, const char *fstype,
-		      bool (*fn)(const struct mountinfo_entry *, void *), void *data)
-{
-	_cleanup_free_ char *text = NULL;
-	struct mountinfo_entry e;
-	size_t len;
-	char *line, *next;
-
-	if (fd < 0 || read_all(fd, 16u << 20, &text, &len) < 0)
-		return false;
-	for (line = text; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (mountinfo_parse_line(line, &e) == 0 && strcmp(e.fstype, fstype) == 0 &&
-		    fn(&e, data))
-			return true;
-	}
-	return false;
-}
-
 static bool delegating_at(const struct mountinfo_entry *e, void *mnt)
 {
 	return strcmp(e->mountpoint, mnt) == 0 && (mountinfo_has_opt(e->super_opts, "nsdelegate") ||
@@ -437,7 +414,7 @@ static bool delegating_at(const struct mountinfo_entry *e, void *mnt)
 static bool any_cgroup2_mount(int fd, bool (*fn)(const struct mountinfo_entry *, void *),
 			      void *data)
 {
-	return any_mount(fd, "cgroup2", fn, data);
+	return mountinfo_any(fd, "cgroup2", fn, data);
 }
 
 /* The procfs instances of this process's own pid namespace (a procfs shows the pid
@@ -626,8 +603,8 @@ int cgroup_check_view(int proc_fd, struct nsrun_error *err)
 				       "bind it read-only (--ro-bind) or leave it out",
 				       where));
 	view.n_own = 0;
-	if (lseek(fd, 0, SEEK_SET) == 0 && !any_mount(fd, "proc", own_proc, &view) &&
-	    lseek(fd, 0, SEEK_SET) == 0 && any_mount(fd, "proc", foreign_proc, &view))
+	if (lseek(fd, 0, SEEK_SET) == 0 && !mountinfo_any(fd, "proc", own_proc, &view) &&
+	    lseek(fd, 0, SEEK_SET) == 0 && mountinfo_any(fd, "proc", foreign_proc, &view))
 		return error_fail_closed(
 			err, error_set(err, 0,
 				       "The sandbox would see another pid namespace's "

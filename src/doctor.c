@@ -136,34 +136,37 @@ static bool in_initial_userns(void)
  * namespace inherits locked; the kernel then mounts a new procfs only where the old
  * one is fully visible (mount_too_revealing). binfmt_misc's mount point is an empty
  * directory, which does not count. Names three of them. */
+struct proc_masks {
+	char *list; /* the first three, comma-separated */
+	size_t size, n, used;
+};
+
+static bool note_proc_mask(const struct mountinfo_entry *e, void *data)
+{
+	struct proc_masks *m = data;
+
+	if (strncmp(e->mountpoint, "/proc/", 6) != 0 ||
+	    strcmp(e->mountpoint, "/proc/sys/fs/binfmt_misc") == 0)
+		return false;
+	if (m->n++ < 3 && m->used < m->size)
+		m->used += (size_t)snprintf(m->list + m->used, m->size - m->used, "%s%s",
+					    m->n > 1 ? ", " : "", e->mountpoint);
+	return false;
+}
+
 static const char *proc_mask_cause(char *buf, size_t len)
 {
 	_cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	_cleanup_free_ char *text = NULL;
-	char list[128] = "", *line, *next;
-	size_t size, n = 0, used = 0;
+	char list[128] = "";
+	struct proc_masks m = { .list = list, .size = sizeof(list) };
 
-	if (fd < 0 || read_all(fd, 1 << 24, &text, &size) < 0)
-		return NULL;
-	for (line = text; line && *line; line = next) {
-		struct mountinfo_entry e;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (mountinfo_parse_line(line, &e) < 0 || strncmp(e.mountpoint, "/proc/", 6) != 0 ||
-		    strcmp(e.mountpoint, "/proc/sys/fs/binfmt_misc") == 0)
-			continue;
-		if (n++ < 3 && used < sizeof(list))
-			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-						 n > 1 ? ", " : "", e.mountpoint);
-	}
-	if (n == 0)
+	(void)mountinfo_any(fd, NULL, note_proc_mask, &m);
+	if (m.n == 0)
 		return NULL;
 	snprintf(buf, len,
 		 "the host's /proc has mounts over its entries (%s%s), as container runtimes "
 		 "mask it: the kernel refuses a new procfs unless the old one is fully visible",
-		 list, n > 3 ? ", ..." : "");
+		 list, m.n > 3 ? ", ..." : "");
 	return buf;
 }
 

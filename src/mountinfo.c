@@ -339,41 +339,58 @@ static int collect_subtree(const struct libmount_api *m, struct libmnt_table *tb
 	return 0;
 }
 
-/* The id of the mount a lookup of the absolute PATH would end on, from the mount table
- * alone (PATH may be unsearchable): the topmost mount at the longest mount point above
- * it. -ENOENT when none is. */
-static int top_on_path(const char *path, unsigned long long *id)
+bool mountinfo_any(int fd, const char *fstype, bool (*fn)(const struct mountinfo_entry *, void *),
+		   void *data)
 {
-	_cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *text = NULL;
-	size_t len, best = 0;
-	char *save = NULL;
+	struct mountinfo_entry e;
+	size_t len;
+	char *line, *next;
 
-	if (fd < 0 || read_all(fd, 64u << 20, &text, &len) < 0)
-		return -EIO;
-	*id = 0;
-	/* The longest mount point above path, the last of them at one place (the top). */
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct mountinfo_entry e;
-
-		if (mountinfo_parse_line(line, &e) < 0 || !path_is_below(path, e.mountpoint) ||
-		    strlen(e.mountpoint) < best)
-			continue;
-		best = strlen(e.mountpoint);
-		*id = e.id;
+	if (fd < 0 || read_all(fd, 16u << 20, &text, &len) < 0)
+		return false;
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (mountinfo_parse_line(line, &e) == 0 &&
+		    (!fstype || strcmp(e.fstype, fstype) == 0) && fn(&e, data))
+			return true;
 	}
-	return *id ? 0 : -ENOENT;
+	return false;
+}
+
+struct top_on_path {
+	const char *path;
+	size_t best;
+	unsigned long long id;
+};
+
+/* The longest mount point above the path, the last of them at one place (the top). */
+static bool deeper_on_path(const struct mountinfo_entry *e, void *data)
+{
+	struct top_on_path *t = data;
+
+	if (path_is_below(t->path, e->mountpoint) && strlen(e->mountpoint) >= t->best) {
+		t->best = strlen(e->mountpoint);
+		t->id = e->id;
+	}
+	return false;
 }
 
 bool mountinfo_cwd_is(const char *path)
 {
-	unsigned long long top;
+	/* The mount a lookup of PATH would end on, from the mount table alone (PATH may be
+	 * unsearchable). */
+	_cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	struct top_on_path top = { .path = path };
 	struct statx stx;
 
-	return top_on_path(path, &top) == 0 &&
+	(void)mountinfo_any(fd, NULL, deeper_on_path, &top);
+	return top.id != 0 &&
 	       /* the directory itself, which its user may not even search */
 	       statx(AT_FDCWD, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) == 0 &&
-	       (stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id == top;
+	       (stx.stx_mask & STATX_MNT_ID) && stx.stx_mnt_id == top.id;
 }
 
 int mountinfo_preload(void)

@@ -51,6 +51,12 @@ int mountinfo_list_subtree_opts(const char *mountpoint, char ***ret, char ***opt
  * host's library directories. Returns 0 or -ELIBACC. */
 int mountinfo_preload(void);
 
+/* Calls FN on every mount of type FSTYPE (NULL: of any type) in the mountinfo file open
+ * on FD, in its order; stops at the first that returns true, and returns whether one did
+ * (false too when FD cannot be read). */
+bool mountinfo_any(int fd, const char *fstype, bool (*fn)(const struct mountinfo_entry *, void *),
+		   void *data);
+
 /* Whether the working directory lies on the mount a lookup of PATH would end on (no
  * mount was put over PATH since the process entered it), when it cannot be looked up. */
 bool mountinfo_cwd_is(const char *path);
