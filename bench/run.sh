@@ -24,31 +24,23 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd -P)
-NSRUN=$(readlink -f "${1:-${NSRUN:-./nsrun}}")
-RUNS=${RUNS:-100}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-[ "$(id -u)" = 0 ] || { echo "bench/run.sh: run as root" >&2; exit 1; }
-[ -x "$NSRUN" ] || { echo "bench/run.sh: no $NSRUN" >&2; exit 1; }
-if ldd "$NSRUN" 2>/dev/null | grep -q 'libasan\|libubsan'; then
-	echo "bench/run.sh: $NSRUN is a sanitizer build; configure a plain one (see the header)" >&2
-	exit 1
-fi
+# shellcheck source=bench/lib.sh
+# The raw results stay for the reader (the last line names them).
+OUT=${OUT:-$(mktemp -d /tmp/nsrun-bench.XXXXXX)}
+. "$(dirname "$0")/lib.sh"
+bench_init run 100 "${1:-}"
 if [ -z "${BWRAP:-}" ]; then
 	BWRAP=$("$here/../../shared/oracle/build-bwrap" --version 0.13.1 /tmp/bwrap-oracle-bench-0.13.1 2>/dev/null) ||
 		BWRAP=$(command -v bwrap) || { echo "bench/run.sh: no bwrap" >&2; exit 1; }
 fi
 UNSHARE=$(command -v unshare)
 
-OUT=${OUT:-$(mktemp -d /tmp/nsrun-bench.XXXXXX)}
-mkdir -p "$OUT"
-chmod 0755 "$OUT"
 cc -O2 -o "$OUT/pair" "$here/pair.c"
 cc -O2 -o "$OUT/floor" "$here/floor.c"
-# Copies any user can run (a build tree may be 0700).
-cp "$NSRUN" "$OUT/nsrun"
+# A copy any user can run (a build tree may be 0700), as bench_init made of nsrun.
 cp "$BWRAP" "$OUT/bwrap"
-NS="$OUT/nsrun"
 BW="$OUT/bwrap"
 FL="$OUT/floor"
 SUMMARY="$OUT/summary.txt"

@@ -160,7 +160,7 @@ legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh tests/kernels/*.sh \
-		tests/tap.sh tests/modes.sh tests/meta/*.sh completions/bash/nsrun .ci/run \
+		tests/tap.sh tests/modes.sh tests/meta/*.sh bench/*.sh completions/bash/nsrun .ci/run \
 		.ci/deb .ci/trixie packaging/build-deb.sh packaging/debian/tests/smoke packaging/debian/tests/smoke-root \
 		packaging/debian/tests/bwrap-dropin packaging/debian/tests/installcheck \
 		packaging/debian/nsrun.postinst packaging/debian/nsrun-bwrap.preinst packaging/debian/nsrun-bwrap.postrm
