@@ -25,7 +25,7 @@
 # bench-results.svg (bench/plot.py) and the raw files; the last lines say where.
 # Usage: bench/run.sh [NSRUN] (default ./nsrun), or `make bench` in a build tree.
 # Environment: BWRAP=, CRUN= (empty: leave crun out), RUNS (start-up runs, default 200),
-# SUBRUNS (runs per submount count, default RUNS/4), RATE_BATCH (default 100),
+# SUBRUNS (runs per submount count, default RUNS/4), RATE_BATCH (default RUNS/2),
 # RATE_ROUNDS (default 5), OUT=DIR. Needs root, cc, python3 and util-linux. A plain
 # build (sanitizers cost 10x). Not a test. --overlay-hide costs: bench/hide.sh.
 set -eu
@@ -39,7 +39,7 @@ OUT=${OUT:-$(mktemp -d /tmp/nsrun-bench.XXXXXX)}
 . "$(dirname "$0")/lib.sh"
 bench_init run 200 "${1:-}"
 SUBRUNS=${SUBRUNS:-$((RUNS / 4 > 5 ? RUNS / 4 : 5))}
-RATE_BATCH=${RATE_BATCH:-100}
+RATE_BATCH=${RATE_BATCH:-$((RUNS / 2 > 10 ? RUNS / 2 : 10))}
 RATE_ROUNDS=${RATE_ROUNDS:-5}
 command=("$0" "$NSRUN")
 if [ -z "${BWRAP:-}" ]; then
