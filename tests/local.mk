@@ -169,6 +169,15 @@ lint:
 format-check:
 	cd $(top_srcdir) && clang-format --style=file -n --Werror src/*.[ch]
 
+# bench: bench/run.sh on this build's nsrun (as root, on a build without sanitizers):
+# start-up p50/p99, sandboxes per second, peak RSS and per-submount cost against
+# bubblewrap 0.13.1 (and crun where installed); the summary and an SVG land in OUT.
+# RUNS, SUBRUNS, RATE_BATCH, RATE_ROUNDS, OUT, BWRAP and CRUN pass on from make's
+# command line or the environment.
+bench: nsrun$(EXEEXT)
+	bash $(top_srcdir)/bench/run.sh '$(abs_top_builddir)/nsrun$(EXEEXT)'
+EXTRA_DIST += bench
+
 # The reference bwraps for tests/compat and check-upstream, built once per `make check`
 # into the build tree from ../shared/oracle beside the source tree, or
 # from NSRUN_ORACLE_BWRAP (that folder, or a bwrap binary; environment or make variable).
@@ -237,7 +246,7 @@ deb: dist
 EXTRA_DIST += packaging
 .PHONY: check-build deb
 
-.PHONY: fuzz check-legacy lint format-check oracle-build check-upstream
+.PHONY: fuzz check-legacy lint format-check oracle-build check-upstream bench
 
 # check-flatpak: Flatpak 1.14's installed tests (Debian's flatpak-tests) and
 # tests/compat/flatpak-e2e.sh with FLATPAK_BWRAP = the oracle, nsrun, and a symlink named
