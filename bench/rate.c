@@ -5,16 +5,19 @@
  * caller waits for), and the batch ends when the last process of it is gone, orphans
  * included (the runner is a child subreaper, as bench/pair.c is, so a sandbox's pid 1
  * that outlives its launcher is reaped here and counted in the batch). The rate of a
- * batch is BATCH over its wall time. Each round runs one batch of every command, in an
- * order rotated by one each round, so the drift of a shared machine lands on all alike.
+ * batch is BATCH over its wall time. -j takes a list (1,2,4): every command is then a
+ * case per J, named NAME@J. Each round runs one batch of every case, in an order rotated
+ * by one each round, so the drift of a shared machine lands on all alike.
  * With -u UID the children drop to UID/UID with no supplementary groups before exec.
  * A word containing %ID in CMD gets a number unique to the launch in its place (an
  * OCI runtime needs a fresh container name for each). Not installed; bench/run.sh
  * builds it with cc.
  *
- * Usage: rate [-j J] [-b BATCH] [-r ROUNDS] [-w WARMUP] [-u UID] [-o RAWFILE] NAME CMD...
- * CMD is split on spaces (no quoting). RAWFILE gets one line per command: its name and
- * the rate of each round (sandboxes/s). Exits 1 when any launch did not exit 0.
+ * Usage: rate [-j J[,J...]] [-b BATCH] [-r ROUNDS] [-w WARMUP] [-u UID] [-o RAWFILE]
+ *        NAME CMD [NAME CMD]...
+ * CMD is split on spaces (no quoting). RAWFILE gets one line per case: its name and
+ * the rate of each round (sandboxes/s). WARMUP batches of J launches per case come
+ * first, untimed. Exits 1 when any launch did not exit 0.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,15 +32,18 @@
 #include <unistd.h>
 
 struct cmd {
-	const char *name;
+	char *name;
+	int jobs;
 	char **argv;
 	int *id_word; /* indexes of the words holding %ID, -1 terminated */
 	double *rate;
 	int failures;
 };
 
+#define MAX_J 8
+
 struct opts {
-	int jobs, batch, rounds, warmup, uid;
+	int jobs[MAX_J], njobs, batch, rounds, warmup, uid;
 };
 
 static void *xcalloc(size_t n, size_t size)
@@ -129,16 +135,16 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* One batch of c: launches with up to o->jobs in flight; returns sandboxes per second. */
+/* One batch of c: launches with up to c->jobs in flight; returns sandboxes per second. */
 static double batch(struct cmd *c, const struct opts *o, int count)
 {
-	pid_t *slots = xcalloc((size_t)o->jobs, sizeof(*slots));
+	pid_t *slots = xcalloc((size_t)c->jobs, sizeof(*slots));
 	int started = 0, st;
 	double t0 = now_s();
 	pid_t pid;
 
 	for (;;) {
-		for (int i = 0; i < o->jobs && started < count; i++)
+		for (int i = 0; i < c->jobs && started < count; i++)
 			if (!slots[i]) {
 				slots[i] = launch(c, o->uid);
 				started++;
@@ -148,7 +154,7 @@ static double batch(struct cmd *c, const struct opts *o, int count)
 			continue;
 		if (pid < 0)
 			break; /* ECHILD: every launcher and orphan of the batch is gone */
-		if (take_slot(slots, o->jobs, pid) && (!WIFEXITED(st) || WEXITSTATUS(st) != 0))
+		if (take_slot(slots, c->jobs, pid) && (!WIFEXITED(st) || WEXITSTATUS(st) != 0))
 			c->failures++;
 	}
 	free(slots);
@@ -174,25 +180,26 @@ static double median(const double *v, int n)
 	return m;
 }
 
+/* Each case's median, min and max, and its ratio to the first command's case with the
+ * same J (cmds[i % njobs]: the cases are laid out tool by tool, one per J). */
 static void report(const struct cmd *cmds, int k, const struct opts *o, const char *raw)
 {
 	FILE *out = raw ? fopen(raw, "w") : NULL;
 
 	if (raw && !out)
 		perror(raw);
-	printf("%-16s %9s %9s %9s %9s %5s   (J=%d, %d per batch, %d rounds)\n", "command",
-	       "median/s", "min/s", "max/s", "x first", "fail", o->jobs, o->batch, o->rounds);
+	printf("%-16s %9s %9s %9s %9s %5s   (%d per batch, %d rounds)\n", "case", "median/s",
+	       "min/s", "max/s", "x first", "fail", o->batch, o->rounds);
 	for (int i = 0; i < k; i++) {
 		const struct cmd *c = &cmds[i];
-		double lo = c->rate[0], hi = c->rate[0];
+		double lo = c->rate[0], hi = c->rate[0], m = median(c->rate, o->rounds);
 
 		for (int r = 0; r < o->rounds; r++) {
 			lo = c->rate[r] < lo ? c->rate[r] : lo;
 			hi = c->rate[r] > hi ? c->rate[r] : hi;
 		}
-		printf("%-16s %9.1f %9.1f %9.1f %9.3f %5d\n", c->name, median(c->rate, o->rounds),
-		       lo, hi, median(c->rate, o->rounds) / median(cmds[0].rate, o->rounds),
-		       c->failures);
+		printf("%-16s %9.1f %9.1f %9.1f %9.3f %5d\n", c->name, m, lo, hi,
+		       m / median(cmds[i % o->njobs].rate, o->rounds), c->failures);
 		if (!out)
 			continue;
 		fprintf(out, "%s", c->name);
@@ -204,17 +211,34 @@ static void report(const struct cmd *cmds, int k, const struct opts *o, const ch
 		fclose(out);
 }
 
+/* -j's list: J[,J...], each at least 1, at most MAX_J of them. */
+static int parse_jobs(struct opts *o, char *list)
+{
+	char *save = NULL;
+
+	o->njobs = 0;
+	for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (o->njobs == MAX_J || atoi(w) < 1)
+			return -1;
+		o->jobs[o->njobs++] = atoi(w);
+	}
+	return o->njobs ? 0 : -1;
+}
+
 static int parse(int argc, char **argv, struct opts *o, const char **raw)
 {
 	int opt;
 
-	*o = (struct opts){ .jobs = 1, .batch = 100, .rounds = 5, .warmup = 1, .uid = -1 };
+	*o = (struct opts){
+		.jobs = { 1 }, .njobs = 1, .batch = 100, .rounds = 5, .warmup = 1, .uid = -1
+	};
 	while ((opt = getopt(argc, argv, "+j:b:r:w:u:o:")) != -1) {
-		int v = opt == 'o' ? 0 : atoi(optarg);
+		int v = opt == 'o' || opt == 'j' ? 0 : atoi(optarg);
 
 		switch (opt) {
 		case 'j':
-			o->jobs = v;
+			if (parse_jobs(o, optarg) < 0)
+				return -1;
 			break;
 		case 'b':
 			o->batch = v;
@@ -235,10 +259,32 @@ static int parse(int argc, char **argv, struct opts *o, const char **raw)
 			return -1;
 		}
 	}
-	if (o->jobs < 1 || o->batch < 1 || o->rounds < 1 || (argc - optind) < 2 ||
-	    (argc - optind) % 2)
+	if (o->batch < 1 || o->rounds < 1 || (argc - optind) < 2 || (argc - optind) % 2)
 		return -1;
 	return optind;
+}
+
+/* The cases: every NAME CMD once per J, tool by tool; NAME@J when there are several J. */
+static struct cmd *cases(char **args, int tools, const struct opts *o)
+{
+	struct cmd *cmds = xcalloc((size_t)(tools * o->njobs), sizeof(*cmds));
+
+	for (int i = 0; i < tools; i++) {
+		struct cmd tool = { 0 };
+
+		split(&tool, args[2 * i + 1]);
+		for (int m = 0; m < o->njobs; m++) {
+			struct cmd *c = &cmds[i * o->njobs + m];
+
+			*c = tool;
+			c->jobs = o->jobs[m];
+			if (asprintf(&c->name, o->njobs > 1 ? "%s@%d" : "%s", args[2 * i],
+				     c->jobs) < 0)
+				exit(2);
+			c->rate = xcalloc((size_t)o->rounds, sizeof(double));
+		}
+	}
+	return cmds;
 }
 
 int main(int argc, char **argv)
@@ -249,23 +295,18 @@ int main(int argc, char **argv)
 	int first = parse(argc, argv, &o, &raw), k;
 
 	if (first < 0) {
-		fprintf(stderr, "usage: rate [-j J] [-b BATCH] [-r ROUNDS] [-w WARMUP] [-u UID] "
-				"[-o RAW] NAME CMD...\n");
+		fprintf(stderr, "usage: rate [-j J[,J...]] [-b BATCH] [-r ROUNDS] [-w WARMUP] "
+				"[-u UID] [-o RAW] NAME CMD...\n");
 		return 2;
 	}
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
 		perror("PR_SET_CHILD_SUBREAPER");
 		return 2;
 	}
-	k = (argc - first) / 2;
-	cmds = xcalloc((size_t)k, sizeof(*cmds));
+	k = (argc - first) / 2 * o.njobs;
+	cmds = cases(argv + first, (argc - first) / 2, &o);
 	for (int i = 0; i < k; i++) {
-		cmds[i].name = argv[first + 2 * i];
-		split(&cmds[i], argv[first + 2 * i + 1]);
-		cmds[i].rate = xcalloc((size_t)o.rounds, sizeof(double));
-	}
-	for (int i = 0; i < k; i++) {
-		(void)batch(&cmds[i], &o, o.warmup * o.jobs);
+		(void)batch(&cmds[i], &o, o.warmup * cmds[i].jobs);
 		cmds[i].failures = 0;
 	}
 	for (int r = 0; r < o.rounds; r++)

@@ -3,16 +3,15 @@
 # and the same figures as OUT/results.json for bench/plot.py. Standard library only.
 #   app-MODE.raw/.log   bench/pair.c: per tool the wall ms of every run (raw) and its
 #                       own table (log: the CPU and peak RSS columns);
-#   rate-MODE-J.raw     bench/rate.c: per tool the sandboxes/s of every round;
+#   rate-MODE.raw       bench/rate.c: per TOOL@J (J in flight) the sandboxes/s of every
+#                       round;
 #   sub-MODE.raw        bench/pair.c under --ro-bind / /: per TOOL@N (N host submounts)
 #                       the wall ms of every run.
 # MODE is root or unpriv (uid/gid 65534, no groups). A tool missing from a file (left
 # out, or its case failed) is missing from the tables.
-import glob
 import json
 import math
 import os
-import re
 import statistics as st
 import sys
 
@@ -77,23 +76,26 @@ def latency(out, res):
 
 
 def rates(out, res):
-    files = sorted(glob.glob(f"{out}/rate-*-*.raw"))
-    if not files:
-        return
-    tools = []
-    for f in files:
-        tools += [k for k in raw(f) if k not in tools]
-    print("\n2. Sandboxes per second, J in flight (median over the rounds)")
-    print("%-6s %3s " % ("mode", "J") + "".join("%9s " % k for k in tools) + "%11s" % "nsrun/bwrap")
+    med = {}  # {mode label: {J: {tool: median rate}}}
     for mode, label in MODES.items():
-        for f in sorted(glob.glob(f"{out}/rate-{mode}-*.raw"),
-                        key=lambda f: int(re.search(r"-(\d+)\.raw$", f).group(1))):
-            j = int(re.search(r"-(\d+)\.raw$", f).group(1))
-            med = {k: st.median(v) for k, v in raw(f).items()}
-            res.setdefault("rate", {}).setdefault(label, {})[j] = med
+        for case, v in raw(f"{out}/rate-{mode}.raw").items():
+            tool, j = case.rsplit("@", 1)
+            med.setdefault(label, {}).setdefault(int(j), {})[tool] = st.median(v)
+    tools = []
+    for m in med.values():
+        for r in m.values():
+            tools += [k for k in r if k not in tools]
+    if not tools:
+        return
+    print("\n2. Sandboxes per second, J in flight (median over the rounds; every tool and J"
+          " interleaved batch by batch)")
+    print("%-6s %3s " % ("mode", "J") + "".join("%9s " % k for k in tools) + "%11s" % "nsrun/bwrap")
+    for label, m in med.items():
+        res.setdefault("rate", {})[label] = m
+        for j, r in sorted(m.items()):
             print("%-6s %3d " % (label, j) + "".join(
-                "%9.1f " % med[k] if k in med else "%9s " % "-" for k in tools) +
-                "%11s" % ratio(med.get("nsrun"), med.get("bwrap")))
+                "%9.1f " % r[k] if k in r else "%9s " % "-" for k in tools) +
+                "%11s" % ratio(r.get("nsrun"), r.get("bwrap")))
 
 
 def fit(points):

@@ -13,7 +13,7 @@
 #      walks): what the kernel asks for it. The floor is checked first to give the same
 #      mountinfo, ids, caps and /dev as nsrun, else it is left out;
 #   2. sandboxes per second with 1, 2 and 4 in flight (bench/rate.c: batches of
-#      RATE_BATCH, the tools interleaved batch by batch over RATE_ROUNDS rounds);
+#      RATE_BATCH, every tool and J interleaved batch by batch over RATE_ROUNDS rounds);
 #   3. per-submount cost: `--ro-bind / /` with 0, 100, 500 and 1000 extra host tmpfs
 #      submounts, each count in a private mount namespace of its own that pair enters,
 #      every count and tool interleaved in one run, with `unshare -m` (the kernel's copy
@@ -186,10 +186,8 @@ for mode in $MODES; do
 	[ "$mode" = unpriv ] && u=(-u 65534)
 	extra=()
 	has_crun "$mode" && extra+=(crun "$(crun_cmd "$mode" nsrun-bench-%ID)")
-	for j in 1 2 4; do
-		bench "rate-$mode-$j" "$OUT/rate" -j "$j" -b "$RATE_BATCH" -r "$RATE_ROUNDS" "${u[@]}" \
-			-o "$OUT/rate-$mode-$j.raw" nsrun "$NS $APP" bwrap "$BW $APP" "${extra[@]}"
-	done
+	bench "rate-$mode" "$OUT/rate" -j 1,2,4 -b "$RATE_BATCH" -r "$RATE_ROUNDS" "${u[@]}" \
+		-o "$OUT/rate-$mode.raw" nsrun "$NS $APP" bwrap "$BW $APP" "${extra[@]}"
 done
 
 echo "== 3. --ro-bind / / with N host submounts ($SUBRUNS runs each)"
