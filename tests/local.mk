@@ -45,6 +45,7 @@ unit_tests += \
 	tests/unit/test-supervise
 # area: distribution
 unit_tests += tests/unit/test-doctor tests/unit/test-apparmor
+unit_tests += tests/unit/test-explain
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
