@@ -13,6 +13,8 @@ test_helpers = \
 	tests/helpers/sec-attack \
 	tests/helpers/seccomp-guard \
 	tests/helpers/env-filter
+# issue 36 prototype: the answer before running, until nsrun has --explain
+test_helpers += tests/helpers/explain
 # bwrap 0.12/0.13 additions: a FUSE mount that cannot be remounted (--not-a-security-boundary)
 test_helpers += tests/helpers/fuse-broken
 check_PROGRAMS += $(test_helpers)
@@ -64,6 +66,8 @@ integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh t
 integration_tests += tests/integration/t-hide.sh
 # area: landlock
 integration_tests += tests/integration/t-landlock.sh tests/integration/t-sec-landlock.sh
+# issue 36 prototype: the answer before running agrees with the run
+integration_tests += tests/integration/t-explain.sh
 # area: seccomp guards
 integration_tests += tests/integration/t-sec-exec.sh
 # area: noexec under --landlock-exec
