@@ -18,6 +18,7 @@
 
 #include "bridge.h"
 #include "caps.h"
+#include "explain-parse.h"
 #include "fallback.h"
 #include "rules.h"
 #include "supervise-parse.h"
@@ -852,6 +853,24 @@ static int h_doctor(struct cli_state *st, const struct cli_option *opt, char *co
 	(void)a;
 	(void)err;
 	st->plan->mode = PLAN_DOCTOR;
+	return 0;
+}
+
+/* --explain: a question is checked as it is read, so that bad input is a usage error;
+ * main.c parses it again to answer it, once every option is known. */
+static int h_explain(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		     struct nsrun_error *err)
+{
+	struct explain_query q;
+	int r;
+
+	(void)opt;
+	r = explain_parse(a[0], &q, err);
+	if (r < 0)
+		return r;
+	explain_query_free(&q);
+	strv_push(&st->plan->explain, a[0]);
+	st->plan->mode = PLAN_EXPLAIN;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "doctor.h"
 #include "error.h"
+#include "explain.h"
 #include "landlock.h"
 #include "mount.h"
 #include "path.h"
@@ -113,14 +114,48 @@ static int run_doctor(bool json)
 	return status;
 }
 
-/* --help, --version, --landlock-abi, print-assumed-kernel, --doctor: what to do instead of
- * running a command. Takes the plan. */
+/* --explain: one JSON line per question, in order. The one thing asked of the kernel is
+ * its Landlock ABI, and where a run would fail closed for it (126) so does this. Nothing
+ * is opened and nothing started. A relative path starts where the command would: --chdir,
+ * else this directory. */
+static int run_explain(struct plan *plan)
+{
+	static struct nsrun_error err; /* see error.h */
+	struct landlock_desc desc;
+	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+
+	if (landlock_describe(&plan->landlock, &desc, &err) < 0) {
+		doctor_explain(&err);
+		error_die(&err);
+	}
+	for (size_t i = 0; plan->explain[i]; i++) {
+		struct explain_query q;
+		struct explain_answer a;
+		_cleanup_free_ char *line = NULL;
+
+		/* explain_parse cannot fail here: cli.c parsed the same words. */
+		if (explain_parse(plan->explain[i], &q, &err) < 0 ||
+		    explain_decide(plan, &desc, cwd, &q, &a, &err) < 0)
+			error_die(&err);
+		line = explain_json(&q, &a);
+		printf("%s\n", line);
+		explain_query_free(&q);
+		explain_answer_free(&a);
+	}
+	plan_free(plan);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* --help, --version, --landlock-abi, print-assumed-kernel, --doctor, --explain: what to do
+ * instead of running a command. Takes the plan. */
 static int run_mode(struct plan *plan, const char *argv0)
 {
 	static struct nsrun_error err; /* see error.h */
 	bool json = plan->json;
 	enum plan_mode mode = plan->mode;
 
+	if (mode == PLAN_EXPLAIN)
+		return run_explain(plan);
 	plan_free(plan);
 	switch (mode) {
 	case PLAN_HELP:
@@ -138,6 +173,7 @@ static int run_mode(struct plan *plan, const char *argv0)
 	case PLAN_DOCTOR:
 		return run_doctor(json);
 	case PLAN_RUN:
+	case PLAN_EXPLAIN:
 	case PLAN_MODE_MAX:
 	default:
 		abort();

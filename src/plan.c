@@ -58,6 +58,7 @@ void plan_free(struct plan *plan)
 		free(plan->bridges[i].host);
 	}
 	free(plan->bridges);
+	strv_free(plan->explain);
 	strv_free(plan->hide.hide);
 	strv_free(plan->hide.allow);
 	free(plan->sup.rlimits);

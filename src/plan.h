@@ -276,6 +276,7 @@ enum plan_mode {
 	PLAN_LANDLOCK_ABI,   /* --landlock-abi: print what this kernel offers */
 	PLAN_ASSUMED_KERNEL, /* --debug-opt=print-assumed-kernel */
 	PLAN_DOCTOR,	     /* --doctor: check this machine (doctor.c) */
+	PLAN_EXPLAIN,	     /* --explain: answer the questions in explain, start nothing */
 	PLAN_MODE_MAX
 };
 
@@ -297,7 +298,8 @@ struct plan {
 	struct plan_bridge *bridges; /* --bridge, in order; n_bridges of them */
 	size_t n_bridges;
 	bool level_prefix;
-	bool json; /* --json: --doctor prints JSON */
+	bool json;	/* --json: --doctor prints JSON */
+	char **explain; /* --explain ACCESS:TARGET, in order, each checked as it was parsed */
 	char **warnings; /* messages the parser wants printed (e.g. "Only the last --chdir ..."), NULL-terminated */
 };
 
