@@ -228,6 +228,23 @@ struct cover {
 	const struct op *ro_op; /* the op that makes it read-only, or NULL */
 };
 
+/* The last mount op before ops[end] that path is on; NULL: the root tmpfs. */
+static const struct op *mount_before(const struct plan *plan, size_t end, const char *path)
+{
+	const struct op *found = NULL;
+
+	for (size_t i = 0; i < end; i++) {
+		_cleanup_free_ char *dest = normalize("/", plan->ops[i].dest);
+
+		if (op_mounts(plan->ops[i].type) && path_is_below(path, dest))
+			found = &plan->ops[i];
+	}
+	return found;
+}
+
+/* --remount-ro DEST changes the one mount at DEST, not those beneath it made before
+ * (mount_setattr without AT_RECURSIVE): path is read-only by it only where it is on the
+ * same mount as DEST. */
 static struct cover cover_of(const struct plan *plan, const char *path)
 {
 	struct cover c = { NULL, NULL };
@@ -239,7 +256,8 @@ static struct cover cover_of(const struct plan *plan, const char *path)
 		if (!path_is_below(path, dest))
 			continue;
 		if (op->type == OP_REMOUNT_RO) {
-			c.ro_op = op;
+			if (mount_before(plan, i, dest) == c.op)
+				c.ro_op = op;
 		} else if (op_mounts(op->type)) {
 			c.op = op;
 			c.ro_op = op_desc(op->type)->read_only ? op : NULL;

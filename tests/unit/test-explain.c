@@ -105,6 +105,20 @@ static void test_mount_before_landlock(void **state)
 	    &(struct expect){ "refused", "mount", "--ro-bind", "/ /", "EROFS", NULL });
 	ask(ARGS("--bind", "/", "/", "--remount-ro", "/usr", "true"), 7, "create:/usr/x",
 	    &(struct expect){ "refused", "mount", "--remount-ro", "/usr", "EROFS", NULL });
+	/* --remount-ro changes the one mount at DEST: a mount beneath it made before stays
+	 * writable (checked against the kernel by t-explain.sh), one made after is its own. */
+	ask(ARGS("--bind", "/", "/", "--bind", "/w", "/w", "--bind", "/w/in", "/w/in",
+		 "--remount-ro", "/w", "--tmpfs", "/w/t", "true"),
+	    7, "write:/w/in/f",
+	    &(struct expect){ "allowed", "mount", "--bind", "/w/in /w/in", NULL, NULL });
+	ask(ARGS("--bind", "/", "/", "--bind", "/w", "/w", "--bind", "/w/in", "/w/in",
+		 "--remount-ro", "/w", "--tmpfs", "/w/t", "true"),
+	    7, "write:/w/f",
+	    &(struct expect){ "refused", "mount", "--remount-ro", "/w", "EROFS", NULL });
+	ask(ARGS("--bind", "/", "/", "--bind", "/w", "/w", "--bind", "/w/in", "/w/in",
+		 "--remount-ro", "/w", "--tmpfs", "/w/t", "true"),
+	    7, "create:/w/t/x",
+	    &(struct expect){ "allowed", "mount", "--tmpfs", "/w/t", NULL, NULL });
 	/* Only what an option puts there exists on the sandbox's empty root. */
 	ask(ARGS("--ro-bind", "/usr", "/usr", "true"), 7, "read:/etc/passwd",
 	    &(struct expect){ "refused", "mount", NULL, NULL, "ENOENT", NULL });
