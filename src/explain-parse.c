@@ -73,7 +73,8 @@ static int parse_port(const char *s, struct explain_query *q)
 		q->loopback = true;
 		s += strlen("localhost:");
 	}
-	if (parse_u64(s, 10, &port) < 0 || port > UINT16_MAX)
+	/* Port 0 asks the kernel for any free port: no rule is about it. */
+	if (parse_u64(s, 10, &port) < 0 || port == 0 || port > UINT16_MAX)
 		return -EINVAL;
 	q->port = (uint16_t)port;
 	return 0;

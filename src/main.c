@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,29 @@ static int run_doctor(bool json)
 	return status;
 }
 
+/* A -try bind whose source is missing is left out by the run (rootfs.c), which the answer
+ * can only learn by looking: the one look-up --explain makes on the host, and it opens
+ * nothing. The source is resolved as the run resolves it, host symlinks followed. */
+static void drop_missing_try_binds(struct plan *plan)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n_ops; i++) {
+		struct op *op = &plan->ops[i];
+
+		if ((op->flags & OP_F_TRY) && op->source && access(op->source, F_OK) < 0 &&
+		    errno == ENOENT) {
+			free(op->source);
+			free(op->dest);
+			free(op->workdir);
+			strv_free(op->layers);
+			continue;
+		}
+		plan->ops[n++] = *op;
+	}
+	plan->n_ops = n;
+}
+
 /* --explain: one JSON line per question, in order. The one thing asked of the kernel is
  * its Landlock ABI, and where a run would fail closed for it (126) so does this. Nothing
  * is opened and nothing started. A relative path starts where the command would: --chdir,
@@ -128,6 +152,7 @@ static int run_explain(struct plan *plan)
 		doctor_explain(&err);
 		error_die(&err);
 	}
+	drop_missing_try_binds(plan);
 	for (size_t i = 0; plan->explain[i]; i++) {
 		struct explain_query q;
 		struct explain_answer a;

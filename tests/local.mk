@@ -13,8 +13,6 @@ test_helpers = \
 	tests/helpers/sec-attack \
 	tests/helpers/seccomp-guard \
 	tests/helpers/env-filter
-# issue 36 prototype: the answer before running, until nsrun has --explain
-test_helpers += tests/helpers/explain
 # bwrap 0.12/0.13 additions: a FUSE mount that cannot be remounted (--not-a-security-boundary)
 test_helpers += tests/helpers/fuse-broken
 check_PROGRAMS += $(test_helpers)

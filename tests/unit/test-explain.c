@@ -223,8 +223,8 @@ static void test_unix_and_signal(void **state)
 static void test_bad_input(void **state)
 {
 	static const char *const bad[] = {
-		"frobnicate:/x", "write",	"write:", "connect:http",
-		"connect:70000", "signal:mars", ":x",	  "connect:unix:"
+		"frobnicate:/x", "write",	"write:", "connect:http", "connect:70000",
+		"connect:0",	 "signal:mars", ":x",	  "connect:unix:"
 	};
 	struct explain_query q;
 	struct explain_answer a;
