@@ -876,6 +876,68 @@ for host, port in (("127.0.0.1", 8080), ("127.0.0.1", int(sys.argv[1])), ("192.0
 	kill "$server" 2>/dev/null
 	wait "$server" 2>/dev/null
 }
+# --explain (the answer before running) agrees with the run where the kernels differ: no
+# Landlock (126, the run's message), truncation by the seccomp guard before ABI 3, UNIX
+# sockets by the guard before ABI 9 and by Landlock from 9, UDP port rules from ABI 10.
+XONE='use Socket; use Errno; my ($op, $a) = @ARGV; my ($ok, $s);
+if ($op eq "write") { $ok = open(my $f, ">>", $a) }
+elsif ($op eq "truncate") { $ok = truncate($a, 0) }
+elsif ($op eq "unix") { $ok = socket($s, PF_UNIX, SOCK_STREAM, 0) && connect($s, pack_sockaddr_un($a)) }
+elsif ($op eq "udp") { $ok = socket($s, PF_INET, SOCK_DGRAM, 0) && connect($s, pack_sockaddr_in($a, inet_aton("127.0.0.1"))) }
+elsif ($op eq "udpbind") { $ok = socket($s, PF_INET, SOCK_DGRAM, 0) && bind($s, pack_sockaddr_in($a, inet_aton("127.0.0.1"))) }
+if ($ok) { print "OK\n"; exit 0 } my ($n) = grep { $!{$_} } keys %!; print "$n\n"; exit 1'
+# xagree QUESTION OP ARG -- OPTIONS...: the answer's errno (or OK) is what the run gets.
+xagree() {
+	local q=$1 op=$2 arg=$3 ans want got
+	shift 4
+	ans=$(nsrun --explain "$q" "$@" perl -e "$XONE" "$op" "$arg" 2>&1)
+	case $ans in
+	*'"decision":"allowed"'*) want=OK ;;
+	*'"decision":"refused"'*) want=$(echo "$ans" | sed -n 's/.*"error":"\([A-Z]*\)".*/\1/p') ;;
+	*) not_ok "--explain $q: no answer: $ans"; return ;;
+	esac
+	got=$(nsrun "$@" perl -e "$XONE" "$op" "$arg" 2>&1 | tail -n1)
+	[ "$got" = ECONNREFUSED ] && got=OK
+	check_eq "--explain $q (ABI ${ABI:-none}): the run agrees, $(echo "$ans" |
+		sed 's/.*"decision":"\([a-z]*\)".*"layer":"\([a-z-]*\)".*/\1 by \2/')" "$want" "$got"
+}
+case_explain() {
+	local d="$TMP/ex-$MODE" run ans rc
+	mkdir -p "$d/rw" "$d/ro"
+	echo data >"$d/ro/t"
+	perl -MSocket -e 'socket(my $s, PF_UNIX, SOCK_STREAM, 0); bind($s, pack_sockaddr_un($_)) for @ARGV' \
+		"$d/ro/sock"
+	perl -MSocket -e 'socket(my $s, PF_UNIX, SOCK_STREAM, 0); bind($s, pack_sockaddr_un($_)) for @ARGV' \
+		"$d/rw/sock"
+	chmod -R a+rwX "$d"
+	local ll=("${SB[@]}" --bind "$d" "$d" --landlock-rw "$d/rw")
+	if [ -z "$ABI" ] || [ "$ABI" = 0 ]; then
+		run=$(nsrun "${ll[@]}" true 2>&1)
+		ans=$(nsrun --explain "write:$d/ro/t" "${ll[@]}" true 2>&1)
+		rc=$?
+		check_eq "--explain with --landlock-rw, no Landlock: 126 and the run's message" \
+			"126 $run" "$rc $ans"
+		return
+	fi
+	xagree "write:$d/ro/t" write "$d/ro/t" -- "${ll[@]}"
+	xagree "truncate:$d/ro/t" truncate "$d/ro/t" -- "${ll[@]}"
+	xagree "connect:unix:$d/ro/sock" unix "$d/ro/sock" -- "${ll[@]}" --landlock-deny-unix
+	xagree "connect:unix:$d/rw/sock" unix "$d/rw/sock" -- "${ll[@]}" --landlock-deny-unix
+	if [ "$ABI" -ge 10 ]; then
+		xagree "connect:udp:localhost:5353" udp 5353 -- "${ll[@]}" --unshare-net \
+			--landlock-connect-udp 53
+		xagree "connect:udp:localhost:53" udp 53 -- "${ll[@]}" --unshare-net \
+			--landlock-connect-udp 53
+		xagree "bind:udp:5353" udpbind 5353 -- "${ll[@]}" --unshare-net --landlock-bind-udp 5353
+		xagree "bind:udp:5354" udpbind 5354 -- "${ll[@]}" --unshare-net --landlock-bind-udp 5353
+	else
+		run=$(nsrun "${ll[@]}" --landlock-connect-udp 53 true 2>&1)
+		ans=$(nsrun --explain connect:udp:53 "${ll[@]}" --landlock-connect-udp 53 true 2>&1)
+		rc=$?
+		check_eq "--explain with --landlock-connect-udp below ABI 10: 126 and the run's message" \
+			"126 $run" "$rc $ans"
+	fi
+}
 case_fallback() {
 	local d="$TMP/fb-$MODE" out rc saved
 	local -a as=() us=()
@@ -925,6 +987,7 @@ for MODE in root unpriv; do
 	case_deny_unix
 	case_landlock_more
 	case_bridge
+	case_explain
 	case_doctor
 	if [ -n "$FORCE_ENOSYS" ]; then
 		LEGACY=1
