@@ -50,9 +50,18 @@ print(($name // ($! + 0)), "\n");
 exit 1;
 EOF
 
-# A UNIX socket file nothing listens on: connecting to it is ECONNREFUSED, which counts as
-# allowed (nsrun's rules let the connect through to the socket).
-mksock() { perl -MSocket -e 'socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die; bind($s, pack_sockaddr_un($ARGV[0])) or die "$!"' "$1"; }
+# listen_on PATH...: UNIX sockets something listens on, until the next call. A socket file
+# nobody listens on is ECONNREFUSED before Landlock (ABI 9) asks about its path.
+LISTENER=
+listen_on() {
+	[ -n "$LISTENER" ] && kill "$LISTENER" && wait "$LISTENER" 2>/dev/null
+	rm -f "$1.ready"
+	perl -MSocket -e 'my @s; for (@ARGV) { socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die;
+		bind($s, pack_sockaddr_un($_)) or die "$_: $!"; chmod 0777, $_; listen($s, 8);
+		push @s, $s } open(my $r, ">", "$ARGV[0].ready"); sleep 600' "$@" &
+	LISTENER=$!
+	for _ in $(seq 100); do [ -e "$1.ready" ] && break; sleep 0.1; done
+}
 
 # WRAP: a command both --explain and the run go through (force-enosys landlock-abi=N).
 WRAP=()
@@ -92,6 +101,7 @@ agree() {
 	*) not_ok "$desc: no decision: $ans"; return ;;
 	esac
 	got=$(run "$@" perl "$ONE" "$op" "${args[@]}" 2>&1 | tail -n1)
+	# ECONNREFUSED: the TCP peer's own answer (nothing listens on that port).
 	if [ "$got" = "$want" ] || { [ "$want" = OK ] && [ "$got" = ECONNREFUSED ]; }; then
 		ok "$desc: the run agrees ($got) with $(printf '%s' "$ans" | sed 's/.*"decision":\("[a-z]*"\).*"layer":\("[a-z-]*"\).*/\1 by \2/')"
 	else
@@ -105,9 +115,8 @@ fixtures() {
 	mkdir -p "$D/w/d" "$D/o/d" "$D/t"
 	for f in w/f w/g w/r o/f o/g o/r; do printf data >"$D/$f"; done
 	cp /bin/true "$D/w/x"
-	mksock "$D/o/sock"
-	mksock "$D/w/sock"
 	[ "$MODE" = unpriv ] && chown -R "$UNPRIV_UID:$UNPRIV_GID" "$D"
+	listen_on "$D/o/sock" "$D/w/sock"
 }
 
 # The smallest root that runs perl, for the cases about the sandbox's empty root.
@@ -269,6 +278,7 @@ for c in "landlock:--landlock-rw" "landlock-abi=7:--landlock-bind-udp"; do
 	check_eq "$opt ($grp): the run fails closed too" 126 "$run_rc"
 	check_eq "$opt ($grp): the run's message" "$run_out" "$out"
 done
+kill "$LISTENER" && wait "$LISTENER" 2>/dev/null
 diag "Landlock ABI $ABI"
 
 done_testing

@@ -897,18 +897,19 @@ xagree() {
 	*) not_ok "--explain $q: no answer: $ans"; return ;;
 	esac
 	got=$(nsrun "$@" perl -e "$XONE" "$op" "$arg" 2>&1 | tail -n1)
-	[ "$got" = ECONNREFUSED ] && got=OK
 	check_eq "--explain $q (ABI ${ABI:-none}): the run agrees, $(echo "$ans" |
 		sed 's/.*"decision":"\([a-z]*\)".*"layer":"\([a-z-]*\)".*/\1 by \2/')" "$want" "$got"
 }
 case_explain() {
-	local d="$TMP/ex-$MODE" run ans rc
+	local d="$TMP/ex-$MODE" run ans rc i
 	mkdir -p "$d/rw" "$d/ro"
 	echo data >"$d/ro/t"
-	perl -MSocket -e 'socket(my $s, PF_UNIX, SOCK_STREAM, 0); bind($s, pack_sockaddr_un($_)) for @ARGV' \
-		"$d/ro/sock"
-	perl -MSocket -e 'socket(my $s, PF_UNIX, SOCK_STREAM, 0); bind($s, pack_sockaddr_un($_)) for @ARGV' \
-		"$d/rw/sock"
+	# Listening: a socket file nobody listens on is ECONNREFUSED before Landlock asks.
+	perl -MSocket -e 'my @s; for (@ARGV) { socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die;
+		bind($s, pack_sockaddr_un($_)) or die; chmod 0777, $_; listen($s, 8); push @s, $s }
+		open(my $r, ">", "$ARGV[0].ready"); sleep 60' "$d/ro/sock" "$d/rw/sock" &
+	local server=$!
+	for ((i = 0; i < 100; i++)); do [ -e "$d/ro/sock.ready" ] && break; sleep 0.1; done
 	chmod -R a+rwX "$d"
 	local ll=("${SB[@]}" --bind "$d" "$d" --landlock-rw "$d/rw")
 	if [ -z "$ABI" ] || [ "$ABI" = 0 ]; then
@@ -917,6 +918,7 @@ case_explain() {
 		rc=$?
 		check_eq "--explain with --landlock-rw, no Landlock: 126 and the run's message" \
 			"126 $run" "$rc $ans"
+		kill "$server" && wait "$server" 2>/dev/null
 		return
 	fi
 	xagree "write:$d/ro/t" write "$d/ro/t" -- "${ll[@]}"
@@ -937,6 +939,7 @@ case_explain() {
 		check_eq "--explain with --landlock-connect-udp below ABI 10: 126 and the run's message" \
 			"126 $run" "$rc $ans"
 	fi
+	kill "$server" && wait "$server" 2>/dev/null
 }
 case_fallback() {
 	local d="$TMP/fb-$MODE" out rc saved
