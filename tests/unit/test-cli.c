@@ -212,6 +212,23 @@ static void test_modes(void **state)
 	PARSE_OK(&p, "--doctor");
 	assert_false(p.json);
 	plan_free(&p);
+	/* --explain reads on: the other options and COMMAND make the plan it answers for;
+	 * each question is checked as it is read. */
+	PARSE_OK(&p, "--explain", "write:/x", "--ro-bind", "/", "/", "--explain", "signal:inside",
+		 "true");
+	assert_int_equal(p.mode, PLAN_EXPLAIN);
+	assert_string_equal(p.explain[0], "write:/x");
+	assert_string_equal(p.explain[1], "signal:inside");
+	assert_null(p.explain[2]);
+	assert_int_equal(p.n_ops, 1);
+	assert_string_equal(p.proc.argv[0], "true");
+	plan_free(&p);
+	EXPECT_ERR("--explain: '70000' is not a target for connect", "--explain", "connect:70000",
+		   "true");
+	EXPECT_ERR("--explain cannot be combined with --doctor", "--doctor", "--explain",
+		   "read:/x");
+	EXPECT_ERR("--doctor cannot be combined with --explain", "--explain", "read:/x",
+		   "--doctor");
 	/* Errors before --help still count. */
 	EXPECT_ERR("Unknown option --bogus", "--bogus", "--help");
 	PARSE_OK(&p, "--perms", "0700", "--help");
