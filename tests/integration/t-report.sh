@@ -1,0 +1,232 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-report.sh: --report-fd (issue 36). For each kind of refusal a case causes, nsrun runs
+# the command twice, without and with --report-fd, and checks: (1) the report holds
+# exactly the refusals the case caused (access, path as resolved, option, errno) and
+# nothing that was allowed; (2) the command's stdout, stderr and exit status are the same
+# both times; (3) each entry is what the evaluator (the stand-in for --explain) answers
+# for its access and path; (5) the final status document's summary counts them. Also:
+# (4) the bound, a command's own seccomp listener (EBUSY, the documented side effect),
+# strace -f inside, and bad report fds. As root (with and without a user namespace) and
+# as 65534, in namespace mode and with --landlock-only.
+# shellcheck disable=SC2317 # cases run via for_each_mode
+# shellcheck source=tests/integration/lib.sh
+. "${top_srcdir:?}/tests/integration/lib.sh"
+
+need_ns
+need_landlock 3
+also_without_userns
+
+cp "$NSRUN_HELPERS/explain" "$BIN/explain"
+cp "$NSRUN_HELPERS/seccomp-listen" "$BIN/seccomp-listen"
+
+# one OP ARG [ARG2]: one syscall; prints OK or the errno's name.
+ONE="$BIN/one.pl"
+cat >"$ONE" <<'EOF'
+use strict; use warnings; use Fcntl; use Errno;
+my ($op, $a, $b) = @ARGV;
+my ($ok, $f);
+if ($op eq "write") { $ok = sysopen($f, $a, O_WRONLY | O_APPEND) }
+elsif ($op eq "create") { $ok = sysopen($f, $a, O_WRONLY | O_CREAT | O_EXCL, 0644) }
+elsif ($op eq "mkdir") { $ok = mkdir($a) }
+elsif ($op eq "remove") { $ok = unlink($a) }
+elsif ($op eq "rename") { $ok = rename($a, $b) }
+elsif ($op eq "truncate") { $ok = truncate($a, 0) }
+elsif ($op eq "execute") { exec { $a } $a; }
+elsif ($op eq "creates") {
+	for my $i (1 .. $b) { sysopen($f, "$a/n$i", O_WRONLY | O_CREAT, 0644) and close($f) }
+	$ok = 1;
+}
+else { die "one: unknown op $op\n" }
+if ($ok) { print "OK\n"; exit 0 }
+my ($name) = grep { $!{$_} } keys %!;
+print(($name // ($! + 0)), "\n");
+exit 1;
+EOF
+
+# entries.pl REPORT: one "access path option error" line per entry; "named NAME" lines
+# when NAMED is set; BAD lines for what is not one JSON object of the documented shape.
+ENTRIES="$BIN/entries.pl"
+cat >"$ENTRIES" <<'EOF'
+use strict; use warnings; use JSON::PP;
+my $named = $ENV{NAMED};
+open(my $f, "<", $ARGV[0]) or die "$ARGV[0]: $!";
+while (my $l = <$f>) {
+	my $e = eval { decode_json($l) };
+	if (!$e || $e->{source} ne "inferred" || !$e->{pid} || !defined $e->{comm} ||
+	    !exists $e->{rule} || !$e->{why}) { print "BAD $l"; next }
+	print "$e->{access} $e->{target}{path} $e->{option} $e->{error}\n";
+	print "named $e->{target}{named}\n" if $named;
+}
+EOF
+
+# same.pl ENTRY ANSWER: "same" when the report's entry is the evaluator's refusal.
+SAME="$BIN/same.pl"
+cat >"$SAME" <<'EOF'
+use strict; use warnings; use JSON::PP;
+my ($e, $a) = map { decode_json($_) } @ARGV;
+exit(print("answer allowed\n") && 1) if $a->{decision} ne "refused";
+for my $k (qw(layer option rule error why)) {
+	my ($x, $y) = map { defined $_ ? $_ : "null" } ($e->{$k}, $a->{$k});
+	if ($x ne $y) { print "$k: entry '$x', answer '$y'\n"; exit 1 }
+}
+if ($e->{target}{path} ne $a->{path}) { print "path: $e->{target}{path} vs $a->{path}\n"; exit 1 }
+print "same\n";
+EOF
+
+# fixture D: the workspace w (where --landlock-rw allows) and the outside o, afresh.
+fixture() {
+	rm -rf "$1/w" "$1/o"
+	mkdir -p "$1/w" "$1/o"
+	printf data >"$1/w/f"
+	printf data >"$1/o/f"
+	printf data >"$1/o/g"
+	cp /bin/true "$1/w/x"
+	cp /bin/true "$1/o/x"
+	[ "$MODE" = unpriv ] && chown -R "$UNPRIV_UID:$UNPRIV_GID" "$1/w" "$1/o"
+	return 0
+}
+
+# report_case DESC WANT -- NSRUN_OPTIONS... -- COMMAND...: WANT is the report's entries,
+# one "access path option error" per line ("" for none).
+report_case() {
+	local desc=$1 want=$2 opts=() d got line q ans
+	shift 3
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done
+	shift
+	d=$(mode_dir rep)
+	fixture "$D"
+	nsrun "${opts[@]}" "$@" >"$d/out0" 2>"$d/err0"
+	echo $? >"$d/rc0"
+	fixture "$D"
+	nsrun "${opts[@]}" --report-fd 5 --json-status-fd 6 "$@" >"$d/out1" 2>"$d/err1" \
+		5>"$d/report" 6>"$d/status"
+	echo $? >"$d/rc1"
+	got=$(perl "$ENTRIES" "$d/report")
+	check_eq "$desc: the report holds exactly the refusals" "$want" "$got"
+	if cmp -s "$d/out0" "$d/out1" && cmp -s "$d/err0" "$d/err1" && cmp -s "$d/rc0" "$d/rc1"; then
+		ok "$desc: stdout, stderr and exit status $(cat "$d/rc1") are the same with the report"
+	else
+		not_ok "$desc: the command behaved differently: $(cat "$d/rc0" "$d/out0" "$d/err0") vs $(cat "$d/rc1" "$d/out1" "$d/err1")"
+	fi
+	while IFS= read -r line; do
+		q=$(printf '%s\n' "$line" | perl -MJSON::PP -ne '$e = decode_json($_); print "$e->{access}:$e->{target}{path}"')
+		ans=$(run_in_mode "$BIN/explain" "$q" "${opts[@]}" true 2>&1)
+		check_eq "$desc: the entry for $q is the evaluator's answer" same \
+			"$(perl "$SAME" "$line" "$ans" 2>&1)"
+	done <"$d/report"
+	check_eq "$desc: the summary counts the entries" "$(printf '%s' "$want" | grep -c .)" \
+		"$(tail -n1 "$d/status" | perl -MJSON::PP -ne 'print decode_json($_)->{report}{entries}')"
+}
+
+cases() {
+	D=$(realpath "$(mode_dir rp)")
+	local ns=(--bind / / --dev /dev --landlock-rw "$D/w") ll=(--landlock-only --landlock-rw "$D/w")
+	local c=(perl "$ONE")
+	report_case "write outside --landlock-rw" "write $D/o/f --landlock-rw EACCES" \
+		-- "${ns[@]}" -- "${c[@]}" write "$D/o/f"
+	report_case "write inside, and to /dev/null: allowed" "" \
+		-- "${ns[@]}" -- sh -c "perl $ONE write $D/w/f; perl $ONE write /dev/null"
+	report_case "relative path from --chdir" "write $D/o/f --landlock-rw EACCES" \
+		-- "${ns[@]}" --chdir "$D/o" -- "${c[@]}" write f
+	report_case "create" "create $D/o/new --landlock-rw EACCES" \
+		-- "${ns[@]}" -- "${c[@]}" create "$D/o/new"
+	report_case "mkdir" "create $D/o/d --landlock-rw EACCES" \
+		-- "${ns[@]}" -- "${c[@]}" mkdir "$D/o/d"
+	report_case "create where the name exists (EEXIST, the kernel's own)" "" \
+		-- "${ns[@]}" -- "${c[@]}" create "$D/o/f"
+	report_case "write to an absent name (ENOENT, the kernel's own)" "" \
+		-- "${ns[@]}" -- "${c[@]}" write "$D/o/none"
+	report_case "remove" "remove $D/o/g --landlock-rw EACCES" \
+		-- "${ns[@]}" -- "${c[@]}" remove "$D/o/g"
+	report_case "rename" "rename $D/o/f --landlock-rw EACCES" \
+		-- "${ns[@]}" -- "${c[@]}" rename "$D/o/f" "$D/o/h"
+	report_case "truncate" "truncate $D/o/f --landlock-rw EACCES" \
+		-- "${ns[@]}" -- "${c[@]}" truncate "$D/o/f"
+	report_case "execute outside --landlock-exec" "execute $D/w/x --landlock-exec EACCES" \
+		-- "${ns[@]}" --landlock-exec /usr -- "${c[@]}" execute "$D/w/x"
+	report_case "write on a --ro-bind (EROFS)" "write $D/o/f --ro-bind EROFS" \
+		-- --ro-bind / / --dev /dev --bind "$D/w" "$D/w" -- "${c[@]}" write "$D/o/f"
+	report_case "exec of a hidden name" "execute $D/o/x --overlay-hide ENOENT" \
+		-- --ro-bind / / --overlay-hide "$D/o/x" -- "${c[@]}" execute "$D/o/x"
+	[ -n "${NOUSERNS:-}" ] && return
+	report_case "write outside (landlock-only)" "write $D/o/f --landlock-rw EACCES" \
+		-- "${ll[@]}" -- "${c[@]}" write "$D/o/f"
+	report_case "create (landlock-only)" "create $D/o/new --landlock-rw EACCES" \
+		-- "${ll[@]}" -- "${c[@]}" create "$D/o/new"
+	report_case "execute (landlock-only)" "execute $D/w/x --landlock-exec EACCES" \
+		-- "${ll[@]}" --landlock-exec /usr -- "${c[@]}" execute "$D/w/x"
+	report_case "allowed only (landlock-only)" "" \
+		-- "${ll[@]}" -- "${c[@]}" write "$D/w/f"
+}
+for_each_mode cases
+
+# The bound: PLAN_MAX_REPORT_ENTRIES (1000) lines, then counts only.
+bound() {
+	local d st
+	D=$(realpath "$(mode_dir rp)")
+	d=$(mode_dir rep)
+	fixture "$D"
+	nsrun --bind / / --dev /dev --landlock-rw "$D/w" --report-fd 5 --json-status-fd 6 \
+		perl "$ONE" creates "$D/o" 3000 >/dev/null 2>&1 5>"$d/report" 6>"$d/status"
+	check_eq "3000 distinct refused creates: 1000 lines" 1000 "$(grep -c . "$d/report")"
+	check_eq "the 1000th line is seq 1000" 1000 \
+		"$(tail -n1 "$d/report" | perl -MJSON::PP -ne 'print decode_json($_)->{seq}')"
+	st=$(tail -n1 "$d/status" | perl -MJSON::PP -ne '$r = decode_json($_)->{report};
+		print "$r->{entries} $r->{distinct} $r->{dropped} $r->{\"by-option\"}{\"--landlock-rw\"}"')
+	check_eq "the summary: entries, distinct, dropped, by option" "3000 1000 2000 3000" "$st"
+}
+for_each_mode bound
+
+# A command's own seccomp listener: EBUSY under the observer (documented), OK without.
+listener() {
+	D=$(realpath "$(mode_dir rp)")
+	check_eq "a command's own seccomp listener works without --report-fd" OK \
+		"$(nsrun --ro-bind / / "$BIN/seccomp-listen" 2>&1)"
+	check_eq "a command's own seccomp listener gets EBUSY under --report-fd" EBUSY \
+		"$(nsrun --ro-bind / / --report-fd 5 "$BIN/seccomp-listen" 2>&1 5>/dev/null)"
+	[ -n "${NOUSERNS:-}" ] && return
+	check_eq "EBUSY under --report-fd (landlock-only)" EBUSY \
+		"$(nsrun --landlock-only --landlock-rw "$D/w" --report-fd 5 "$BIN/seccomp-listen" \
+			2>&1 5>/dev/null)"
+}
+for_each_mode listener
+
+# strace -f inside keeps working, and the observer still sees the traced calls.
+traced() {
+	local d out
+	if ! command -v strace >/dev/null; then
+		skip "strace -f inside" "strace is not installed"
+		return
+	fi
+	D=$(realpath "$(mode_dir rp)")
+	d=$(mode_dir rep)
+	fixture "$D"
+	out=$(nsrun --bind / / --dev /dev --landlock-rw "$D/w" --report-fd 5 \
+		strace -f -o /dev/null perl "$ONE" write "$D/o/f" 2>&1 5>"$d/report")
+	check_eq "strace -f inside: the command's result" EACCES "$out"
+	check_eq "strace -f inside: the report" "write $D/o/f --landlock-rw EACCES" \
+		"$(perl "$ENTRIES" "$d/report")"
+}
+for_each_mode traced
+
+# Bad input: a report fd that is not open for writing is a usage error; nothing runs.
+bad_fd() {
+	local d out rc
+	d=$(mode_dir rep)
+	rm -f "$d/marker"
+	out=$(nsrun --ro-bind / / --bind "$d" "$d" --report-fd 9 touch "$d/marker" 2>&1 9>&-)
+	rc=$?
+	check_eq "--report-fd on a closed fd: exit 1" 1 "$rc"
+	check_eq "--report-fd on a closed fd: the message" \
+		"nsrun: Can't use --report-fd 9: Bad file descriptor" "$out"
+	out=$(nsrun --ro-bind / / --bind "$d" "$d" --report-fd 9 touch "$d/marker" 2>&1 9</dev/null)
+	rc=$?
+	check_eq "--report-fd on a read-only fd: exit 1" 1 "$rc"
+	check_eq "--report-fd on a read-only fd: the message" \
+		"nsrun: Can't use --report-fd 9: Bad file descriptor" "$out"
+	check "bad --report-fd: the command never ran" test ! -e "$d/marker"
+}
+for_each_mode bad_fd
+
+done_testing
