@@ -4,7 +4,7 @@
  * every call it is shown goes on as if no filter were there (CONTINUE), whether or
  * not it could be read, so it can neither loosen nor tighten what the command may do.
  * What it reads is read before the call goes on (the names as they were when the call
- * was made), from outside the sandbox: /proc/PID/mem for the arguments,
+ * was made), from outside the sandbox: process_vm_readv for the arguments,
  * /proc/PID/cwd and /proc/PID/fd/N for where relative names start (the kernel prints
  * them as seen inside a pivoted root, since that root is out of the monitor's reach),
  * and /proc/PID/root, walked with RESOLVE_IN_ROOT, for whether a name exists there.
@@ -18,7 +18,9 @@
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -44,19 +46,27 @@
 struct call {
 	int nr;
 	const __u64 *args;
-	int mem; /* /proc/PID/mem */
 	pid_t pid;
 };
 
+/* size bytes of the caller's at addr: process_vm_readv, one call and no fd (the same
+ * ptrace check as /proc/PID/mem); a partial read stops at an unmapped page. */
+static ssize_t read_mem(pid_t pid, __u64 addr, void *buf, size_t size)
+{
+	struct iovec local = { buf, size }, remote = { (void *)(uintptr_t)addr, size };
+
+	return process_vm_readv(pid, &local, 1, &remote, 1, 0);
+}
+
 /* A string of the caller's at addr, read page by page (the next page may be unmapped). */
-static bool read_string(int mem, __u64 addr, char *buf, size_t size)
+static bool read_string(pid_t pid, __u64 addr, char *buf, size_t size)
 {
 	size_t got = 0;
 
 	while (got < size) {
 		size_t room = 4096 - (size_t)((addr + got) % 4096);
-		ssize_t n = pread(mem, buf + got, room < size - got ? room : size - got,
-				  (off_t)(addr + got));
+		ssize_t n =
+			read_mem(pid, addr + got, buf + got, room < size - got ? room : size - got);
 
 		if (n <= 0)
 			return false;
@@ -118,33 +128,52 @@ static bool exists_in_root(int root, const char *path)
 /* Reads the name at args[a] that starts from the directory fd args[d] (-1: the cwd). */
 static bool read_name(const struct call *c, int a, int d, struct notify_name *nm)
 {
-	_cleanup_close_ int root = -1;
-	char base[PATH_MAX], proc[64], *slash;
+	char base[PATH_MAX];
 
-	if (!read_string(c->mem, c->args[a], nm->named, sizeof(nm->named)))
+	if (!read_string(c->pid, c->args[a], nm->named, sizeof(nm->named)))
 		return false;
 	if (nm->named[0] == '/') {
 		snprintf(nm->path, sizeof(nm->path), "%s", nm->named);
-	} else {
-		if (!start_dir(c->pid, d < 0 ? NOTIFY_AT_FDCWD : (long)(int)c->args[d], base,
-			       sizeof(base)))
-			return false;
-		if ((size_t)snprintf(nm->path, sizeof(nm->path), "%s%s%s", base,
-				     nm->named[0] && strcmp(base, "/") != 0 ? "/" : "",
-				     nm->named) >= sizeof(nm->path))
-			return false;
+		return true;
 	}
-	snprintf(proc, sizeof(proc), "/proc/%d/root", (int)c->pid);
-	root = open(proc, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (root < 0)
+	if (!start_dir(c->pid, d < 0 ? NOTIFY_AT_FDCWD : (long)(int)c->args[d], base, sizeof(base)))
 		return false;
-	nm->exists = exists_in_root(root, nm->path);
-	snprintf(base, sizeof(base), "%s", nm->path);
-	slash = strrchr(base, '/');
-	if (slash)
-		*(slash == base ? slash + 1 : slash) = '\0';
-	nm->parent_exists = exists_in_root(root, base);
-	return true;
+	return (size_t)snprintf(nm->path, sizeof(nm->path), "%s%s%s", base,
+				nm->named[0] && strcmp(base, "/") != 0 ? "/" : "",
+				nm->named) < sizeof(nm->path);
+}
+
+static void read_comm(pid_t pid, char *comm, size_t size)
+{
+	char proc[64];
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+
+	snprintf(proc, sizeof(proc), "/proc/%d/comm", (int)pid);
+	fd = open(proc, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, comm, size - 1) : -1;
+	comm[n > 0 ? n : 0] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+}
+
+void notify_find(struct notify_event *ev)
+{
+	_cleanup_close_ int root = -1;
+	char proc[64], dir[PATH_MAX], *slash;
+
+	read_comm(ev->pid, ev->comm, sizeof(ev->comm));
+	snprintf(proc, sizeof(proc), "/proc/%d/root", (int)ev->pid);
+	root = open(proc, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	for (unsigned i = 0; root >= 0 && i < ev->n_names; i++) {
+		struct notify_name *nm = &ev->names[i];
+
+		nm->exists = exists_in_root(root, nm->path);
+		snprintf(dir, sizeof(dir), "%s", nm->path);
+		slash = strrchr(dir, '/');
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = '\0';
+		nm->parent_exists = exists_in_root(root, dir);
+	}
 }
 
 /* An open's flags say what it does; a read-only open without O_TRUNC is nothing here. */
@@ -175,7 +204,7 @@ static bool read_openat2(const struct call *c, struct notify_event *ev)
 {
 	__u64 flags;
 
-	if (pread(c->mem, &flags, sizeof(flags), (off_t)c->args[2]) != (ssize_t)sizeof(flags))
+	if (read_mem(c->pid, c->args[2], &flags, sizeof(flags)) != (ssize_t)sizeof(flags))
 		return false;
 	return read_open(c, 1, 0, (unsigned long)flags, ev);
 }
@@ -249,33 +278,12 @@ static bool read_call(const struct call *c, struct notify_event *ev)
 	}
 }
 
-static void read_comm(pid_t pid, char *comm, size_t size)
-{
-	char proc[64];
-	_cleanup_close_ int fd = -1;
-	ssize_t n;
-
-	snprintf(proc, sizeof(proc), "/proc/%d/comm", (int)pid);
-	fd = open(proc, O_RDONLY | O_CLOEXEC);
-	n = fd >= 0 ? read(fd, comm, size - 1) : -1;
-	comm[n > 0 ? n : 0] = '\0';
-	comm[strcspn(comm, "\n")] = '\0';
-}
-
 /* Reads the call; false when any of it could not be read. */
 static bool read_event(const struct seccomp_notif *req, struct notify_event *ev)
 {
-	char proc[64];
-	_cleanup_close_ int mem = -1;
 	struct call c = { .nr = req->data.nr, .args = req->data.args, .pid = (pid_t)req->pid };
 
 	*ev = (struct notify_event){ .pid = (pid_t)req->pid };
-	snprintf(proc, sizeof(proc), "/proc/%d/mem", (int)req->pid);
-	mem = open(proc, O_RDONLY | O_CLOEXEC);
-	if (mem < 0)
-		return false;
-	c.mem = mem;
-	read_comm(ev->pid, ev->comm, sizeof(ev->comm));
 	return read_call(&c, ev);
 }
 
@@ -295,13 +303,15 @@ int notify_serve(int listener, notify_fn fn, void *arg)
 		return errno == EINTR || errno == ENOENT ? 0 : -errno;
 	read = read_event(&u.req, &ev);
 	/* Whatever was read belongs to the caller only if the call is still waiting: its pid
-	 * could otherwise name another process by now. */
+	 * could otherwise name another process by now. (A call that is no longer waiting is
+	 * not answered: the kernel has dropped it.) */
 	if (read && ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &u.req.id) < 0)
 		read = false;
+	/* Before the call goes on: what fn finds in the sandbox is what the call met. */
+	if (read)
+		fn(arg, &ev);
 	resp.id = u.req.id;
 	resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 	(void)ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-	if (read)
-		fn(arg, &ev);
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * notify.h: the monitor's side of --report-fd's observer (issue 36), a seccomp
  * user-notification listener that never decides anything: each call it is shown is
- * read (its path arguments from /proc/PID/mem, the directories they start from, whether
+ * read (its path arguments with process_vm_readv, the directories they start from, whether
  * they exist in the caller's root), then always let go on with
  * SECCOMP_USER_NOTIF_FLAG_CONTINUE. A call that cannot be read is let go on unread.
  */
@@ -26,12 +26,12 @@ struct notify_name {
 	char named[PATH_MAX]; /* as the command passed it */
 	char path[PATH_MAX];  /* absolute, as seen in the sandbox (not normalised) */
 	bool exists;	      /* the name, not followed if a symlink, in the caller's root */
-	bool parent_exists;   /* its directory */
+	bool parent_exists;   /* its directory (both: once notify_find was called) */
 };
 
 struct notify_event {
-	pid_t pid; /* as seen from the monitor */
-	char comm[16];
+	pid_t pid;     /* as seen from the monitor */
+	char comm[16]; /* once notify_find was called */
 	enum notify_access access;
 	bool creates;	/* an open with O_CREAT */
 	bool exclusive; /* and O_EXCL: a name that exists fails with EEXIST */
@@ -39,10 +39,15 @@ struct notify_event {
 	struct notify_name names[2];
 };
 
-/* What the monitor does with a call it has read, once the call went on. */
-typedef void (*notify_fn)(void *arg, const struct notify_event *ev);
+/* What the monitor does with a call it has read, while the call waits: it must not
+ * block (the caller is stopped until it returns). */
+typedef void (*notify_fn)(void *arg, struct notify_event *ev);
 
-/* Serves one notification of listener: reads it, lets it go on, then (when it was read
- * whole and was still valid) calls fn. 0, or -errno when the listener is done (every
+/* Serves one notification of listener: reads it, calls fn when it was read whole and
+ * is still valid, then lets it go on. 0, or -errno when the listener is done (every
  * process under the filter has ended) or broken: the caller stops polling it. */
 int notify_serve(int listener, notify_fn fn, void *arg);
+
+/* Fills comm and each name's exists and parent_exists, from the caller's root: only
+ * asked for calls that nsrun's rules refuse, as it is most of the cost of a call. */
+void notify_find(struct notify_event *ev);

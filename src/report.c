@@ -167,10 +167,39 @@ static void write_entry(struct report *r, const struct notify_event *ev, unsigne
 		(void)write_all(r->fd, line, strlen(line));
 }
 
-void report_event(void *arg, const struct notify_event *ev)
+/* Whether the rules refuse any name of ev for any access the call may be (a write or a
+ * create, before it is known whether the name exists): most calls are allowed, and
+ * only a refused one is worth looking up in the sandbox. */
+static bool any_refused(const struct report *r, const struct notify_event *ev)
+{
+	for (unsigned i = 0; i < ev->n_names; i++)
+		for (int k = 0; k < (ev->access == NOTIFY_WRITE && ev->creates ? 2 : 1); k++) {
+			enum explain_access acc = ev->access == NOTIFY_WRITE ? EXPLAIN_WRITE :
+									       query_access(ev, i);
+			struct explain_query q = { .access = k ? EXPLAIN_CREATE : acc,
+						   .kind = EXPLAIN_T_PATH,
+						   .target = (char *)ev->names[i].named,
+						   .path = (char *)ev->names[i].path };
+			struct explain_answer a = { 0 };
+			struct nsrun_error err;
+			bool refused = explain_decide(r->plan, &r->desc, "/", &q, &a, &err) == 0 &&
+				       !a.allowed && a.option;
+
+			explain_answer_free(&a);
+			if (refused)
+				return true;
+		}
+	return false;
+}
+
+void report_event(void *arg, struct notify_event *ev)
 {
 	struct report *r = arg;
 	struct nsrun_error err;
+
+	if (!any_refused(r, ev))
+		return;
+	notify_find(ev);
 
 	for (unsigned i = 0; i < ev->n_names; i++) {
 		enum explain_access acc = query_access(ev, i);

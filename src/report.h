@@ -56,7 +56,7 @@ char *report_add(struct report *r, const struct report_entry *e);
 
 /* The observer's callback (a notify_fn; arg is the struct report): asks the evaluator
  * and writes the line of a refusal by nsrun's rules. */
-void report_event(void *arg, const struct notify_event *ev);
+void report_event(void *arg, struct notify_event *ev);
 
 /* The status document's "report" object (malloc'd). Pure. */
 char *report_summary_json(const struct report *r);
