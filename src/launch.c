@@ -72,7 +72,12 @@ static bool life_pipe_closed(int fd)
 
 void launch_track_parent(const struct launch_ctx *ctx)
 {
-	if (!ctx->plan->proc.die_with_parent)
+	/* --report-fd as nsrun's child (--landlock-only): with the monitor gone, the calls
+	 * its observer is shown would fail with ENOSYS; the command goes with it, as a
+	 * sandbox goes with its pid 1. */
+	bool observed = ctx->plan->sync.report_fd >= 0 && ctx->mode == LAUNCH_IN_PLACE_CHILD;
+
+	if (!ctx->plan->proc.die_with_parent && !observed)
 		return;
 	/* Armed first, checked second: a parent that dies in between is caught by the
 	 * check, one that dies later by the signal. Credential changes clear the

@@ -210,6 +210,42 @@ traced() {
 }
 for_each_mode traced
 
+# --landlock-only --report-fd: the command is nsrun's child, and goes when nsrun is killed
+# (its observed calls would fail with ENOSYS otherwise); without the report it stays.
+orphan() {
+	local m c st i report
+	[ -n "${NOUSERNS:-}" ] && return 0
+	for report in 1 0; do
+		if [ "$report" = 1 ]; then
+			nsrun --landlock-only --landlock-rw "$TMP" --report-fd 5 sleep 30 5>/dev/null &
+		else
+			nsrun --landlock-only --landlock-rw "$TMP" --json-status-fd 5 sleep 30 5>/dev/null &
+		fi
+		m=$!
+		c=
+		# $! may be the subshell that runs nsrun (the mode's wrapper): find nsrun under it
+		for i in $(seq 100); do
+			[ "$(ps -o comm= -p "$m")" = nsrun ] || m=$(pgrep -P "$m" -x nsrun) || m=$!
+			c=$(pgrep -P "$m" -x sleep) && break
+			sleep 0.05
+		done
+		kill -9 "$m"
+		wait "$m" 2>/dev/null
+		sleep 0.3
+		st=$(ps -o stat= -p "$c" 2>/dev/null | tr -d ' ')
+		if [ "$report" = 1 ]; then
+			check "killing nsrun ends the command under --report-fd (landlock-only)" \
+				test -n "$c" -a "${st:-Z}" = Z
+		else
+			check_eq "without --report-fd the command outlives a killed nsrun (the control)" \
+				S "${st:-gone}"
+		fi
+		[ -n "$c" ] && kill "$c" 2>/dev/null
+	done
+	return 0
+}
+for_each_mode orphan
+
 # Bad input: a report fd that is not open for writing is a usage error; nothing runs.
 bad_fd() {
 	local d out rc
