@@ -173,6 +173,16 @@ static int confine(const struct launch_ctx *ctx, struct nsrun_error *err)
 	return r;
 }
 
+/* Whether a connect or bind can be refused: a port rule, or a network namespace of
+ * the sandbox's own with only loopback. */
+static bool observes_net(const struct plan *plan)
+{
+	for (size_t k = 0; plan->landlock.enabled && k < LL_PORT_KINDS; k++)
+		if (plan->landlock.ports[k].has)
+			return true;
+	return !plan->landlock.only && plan->ns.net && plan->sup.netns_fd < 0;
+}
+
 /* --report-fd's observer, after every other filter so that it sees only what they let
  * through and can change nothing of theirs: the listener, or -1 when it could not be
  * installed (the report then says so; the command runs as it would without). */
@@ -185,6 +195,8 @@ static int observe(const struct plan *plan)
 		return -1;
 	if ((plan->landlock.exec && plan->landlock.exec[0]) || plan->hide.hide || plan->hide.allow)
 		what |= SECCOMP_OBSERVE_EXEC;
+	if (observes_net(plan))
+		what |= SECCOMP_OBSERVE_NET;
 	return seccomp_observe_install(what, &ignored);
 }
 

@@ -18,8 +18,11 @@
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -38,6 +41,10 @@
 #endif
 #ifndef SECCOMP_IOCTL_NOTIF_ID_VALID
 #define SECCOMP_IOCTL_NOTIF_ID_VALID _IOW('!', 2, __u64)
+#endif
+
+#ifndef __NR_pidfd_getfd
+#define __NR_pidfd_getfd 438
 #endif
 
 #define NOTIFY_AT_FDCWD (-100)
@@ -217,10 +224,64 @@ static bool names(const struct call *c, enum notify_access access, int a, int d,
 	return read_name(c, a, d, &ev->names[0]) && (a2 < 0 || read_name(c, a2, d2, &ev->names[1]));
 }
 
+/* The socket's type, from a copy of the caller's fd (pidfd_getfd, Linux 5.6). */
+static bool socket_is_udp(pid_t pid, int fd, bool *udp)
+{
+	_cleanup_close_ int pidfd = sys_pidfd_open(pid, 0), sock = -1;
+	int type = 0;
+	socklen_t len = sizeof(type);
+
+	if (pidfd < 0)
+		return false;
+	sock = (int)syscall(__NR_pidfd_getfd, pidfd, fd, 0);
+	if (sock < 0 || getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &len) < 0)
+		return false;
+	*udp = type == SOCK_DGRAM;
+	return type == SOCK_DGRAM || type == SOCK_STREAM;
+}
+
+static bool v6_loopback(const struct in6_addr *a)
+{
+	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	return IN6_IS_ADDR_LOOPBACK(a) ||
+	       (memcmp(a->s6_addr, mapped, 12) == 0 && a->s6_addr[12] == 127);
+}
+
+/* connect(fd, addr, len) and bind(fd, addr, len) to an IPv4 or IPv6 address. */
+static bool read_peer(const struct call *c, enum notify_access access, struct notify_event *ev)
+{
+	struct sockaddr_storage sa = { 0 };
+	size_t len = c->args[2] < sizeof(sa) ? (size_t)c->args[2] : sizeof(sa);
+	struct notify_peer *p = &ev->peer;
+	const struct sockaddr_in *in = (const void *)&sa;
+	const struct sockaddr_in6 *in6 = (const void *)&sa;
+
+	ev->access = access;
+	if (len < sizeof(sa_family_t) || read_mem(c->pid, c->args[1], &sa, len) != (ssize_t)len)
+		return false;
+	if (sa.ss_family == AF_INET && len >= sizeof(*in)) {
+		p->port = ntohs(in->sin_port);
+		p->loopback = (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+		inet_ntop(AF_INET, &in->sin_addr, p->address, sizeof(p->address));
+	} else if (sa.ss_family == AF_INET6 && len >= sizeof(*in6)) {
+		p->port = ntohs(in6->sin6_port);
+		p->loopback = v6_loopback(&in6->sin6_addr);
+		inet_ntop(AF_INET6, &in6->sin6_addr, p->address, sizeof(p->address));
+	} else {
+		return false; /* AF_UNSPEC, AF_UNIX, ...: not observed */
+	}
+	return socket_is_udp(c->pid, (int)c->args[0], &p->udp);
+}
+
 /* The calls of the *at family, in every ABI. */
 static bool read_at_call(const struct call *c, struct notify_event *ev)
 {
 	switch (c->nr) {
+	case __NR_connect:
+		return read_peer(c, NOTIFY_CONNECT, ev);
+	case __NR_bind:
+		return read_peer(c, NOTIFY_BIND, ev);
 	case __NR_openat:
 		return read_open(c, 1, 0, (unsigned long)c->args[2], ev);
 	case __NR_openat2:

@@ -20,6 +20,16 @@ enum notify_access {
 	NOTIFY_LINK,	 /* link: the new name */
 	NOTIFY_TRUNCATE, /* truncate(2), or an open with O_TRUNC and no write access */
 	NOTIFY_EXECUTE,	 /* execve, execveat */
+	NOTIFY_CONNECT,	 /* connect to an IPv4 or IPv6 address */
+	NOTIFY_BIND,	 /* bind to one */
+};
+
+/* The address of a connect or bind. */
+struct notify_peer {
+	char address[64]; /* as text */
+	unsigned port;
+	bool udp;      /* a datagram socket (else stream: TCP) */
+	bool loopback; /* 127.0.0.0/8, ::1, or ::ffff:127.0.0.0/104 */
 };
 
 struct notify_name {
@@ -37,6 +47,7 @@ struct notify_event {
 	bool exclusive; /* and O_EXCL: a name that exists fails with EEXIST */
 	unsigned n_names;
 	struct notify_name names[2];
+	struct notify_peer peer; /* NOTIFY_CONNECT, NOTIFY_BIND */
 };
 
 /* What the monitor does with a call it has read, while the call waits: it must not

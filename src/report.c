@@ -62,24 +62,41 @@ static void count_option(struct report *r, const char *option)
 		(struct report_count){ xstrdup(name), 1 };
 }
 
+/* {"named":..., "path":...}, or for a port {"address":..., "port":N, "proto":...} */
+static char *target_json(const struct report_entry *e)
+{
+	_cleanup_free_ char *a = NULL, *b = NULL;
+
+	if (e->port >= 0) {
+		a = json_str(e->address);
+		b = json_str(e->proto);
+		return xasprintf("{\"address\":%s,\"port\":%d,\"proto\":%s}", a, e->port, b);
+	}
+	a = json_str(e->named);
+	b = json_str(e->path);
+	return xasprintf("{\"named\":%s,\"path\":%s}", a, b);
+}
+
 static char *entry_json(uint64_t seq, const struct report_entry *e)
 {
-	_cleanup_free_ char *comm = json_str(e->comm), *named = json_str(e->named),
-			    *path = json_str(e->path), *option = json_str(e->option),
-			    *rule = json_str(e->rule), *error = json_str(e->error),
-			    *why = json_str(e->why);
+	_cleanup_free_ char *comm = json_str(e->comm), *target = target_json(e),
+			    *option = json_str(e->option), *rule = json_str(e->rule),
+			    *error = json_str(e->error), *why = json_str(e->why);
 
 	return xasprintf("{\"seq\":%" PRIu64 ",\"source\":\"inferred\",\"pid\":%d,\"comm\":%s,"
-			 "\"access\":\"%s\",\"target\":{\"named\":%s,\"path\":%s},"
+			 "\"access\":\"%s\",\"target\":%s,"
 			 "\"layer\":\"%s\",\"option\":%s,\"rule\":%s,\"error\":%s,\"why\":%s}\n",
-			 seq, (int)e->pid, comm, e->access, named, path, e->layer, option, rule,
-			 error, why);
+			 seq, (int)e->pid, comm, e->access, target, e->layer, option, rule, error,
+			 why);
 }
 
 char *report_add(struct report *r, const struct report_entry *e)
 {
-	_cleanup_free_ char *key = xasprintf("%s\n%s\n%s", e->access, e->path ? e->path : "",
-					     e->option ? e->option : "");
+	_cleanup_free_ char *key = e->port >= 0 ? xasprintf("%s\n%s:%d\n%s", e->access, e->proto,
+							    e->port, e->option ? e->option : "") :
+						  xasprintf("%s\n%s\n%s", e->access,
+							    e->path ? e->path : "",
+							    e->option ? e->option : "");
 
 	r->entries++;
 	count_option(r, e->option);
@@ -110,6 +127,8 @@ static enum explain_access query_access(const struct notify_event *ev, unsigned 
 	case NOTIFY_TRUNCATE:
 		return EXPLAIN_TRUNCATE;
 	case NOTIFY_EXECUTE:
+	case NOTIFY_CONNECT: /* (decided by port_event) */
+	case NOTIFY_BIND:
 	default:
 		return EXPLAIN_EXECUTE;
 	}
@@ -121,6 +140,7 @@ static const char *access_word(enum explain_access a)
 		[EXPLAIN_WRITE] = "write",	 [EXPLAIN_CREATE] = "create",
 		[EXPLAIN_REMOVE] = "remove",	 [EXPLAIN_RENAME] = "rename",
 		[EXPLAIN_TRUNCATE] = "truncate", [EXPLAIN_EXECUTE] = "execute",
+		[EXPLAIN_CONNECT] = "connect",	 [EXPLAIN_BIND] = "bind",
 	};
 
 	return a < ARRAY_SIZE(words) && words[a] ? words[a] : "read";
@@ -155,6 +175,7 @@ static void write_entry(struct report *r, const struct notify_event *ev, unsigne
 		.access = access_word(acc),
 		.named = ev->names[i].named,
 		.path = a->path ? a->path : ev->names[i].path,
+		.port = -1,
 		.layer = explain_layer_name(a->layer),
 		.option = a->option,
 		.rule = a->rule,
@@ -192,11 +213,51 @@ static bool any_refused(const struct report *r, const struct notify_event *ev)
 	return false;
 }
 
+/* A connect or bind: the rules decide by port and by loopback alone, and the kernel
+ * asks them before anything else (Landlock's hook comes before the route lookup). */
+static void port_event(struct report *r, struct notify_event *ev)
+{
+	const struct notify_peer *p = &ev->peer;
+	enum explain_access acc = ev->access == NOTIFY_BIND ? EXPLAIN_BIND : EXPLAIN_CONNECT;
+	struct explain_query q = { .access = acc,
+				   .kind = EXPLAIN_T_PORT,
+				   .port = (uint16_t)p->port,
+				   .udp = p->udp,
+				   .loopback = p->loopback };
+	struct explain_answer a = { 0 };
+	struct nsrun_error err;
+
+	if (explain_decide(r->plan, &r->desc, "/", &q, &a, &err) == 0 && !a.allowed && a.option) {
+		struct report_entry e = { .pid = ev->pid,
+					  .comm = ev->comm,
+					  .access = access_word(acc),
+					  .address = p->address,
+					  .port = (int)p->port,
+					  .proto = p->udp ? "udp" : "tcp",
+					  .layer = explain_layer_name(a.layer),
+					  .option = a.option,
+					  .rule = a.rule,
+					  .error = a.error,
+					  .why = a.why };
+		_cleanup_free_ char *line = NULL;
+
+		notify_find(ev);
+		line = report_add(r, &e);
+		if (line)
+			(void)write_all(r->fd, line, strlen(line));
+	}
+	explain_answer_free(&a);
+}
+
 void report_event(void *arg, struct notify_event *ev)
 {
 	struct report *r = arg;
 	struct nsrun_error err;
 
+	if (ev->access == NOTIFY_CONNECT || ev->access == NOTIFY_BIND) {
+		port_event(r, ev);
+		return;
+	}
 	if (!any_refused(r, ev))
 		return;
 	notify_find(ev);
@@ -233,7 +294,7 @@ static char *unseen_json(const struct report *r)
 		phrases[n++] = "every refusal: the observer could not be installed";
 	phrases[n++] = "results of inferred entries";
 	phrases[n++] = "reads of hidden names other than by exec";
-	phrases[n++] = "connects, binds, sends and signals";
+	phrases[n++] = "sends, UNIX socket connects and signals";
 	phrases[n++] = "the seccomp guards' refusals";
 	phrases[n++] = "--seccomp programs";
 	phrases[n++] = "calls of another ABI";

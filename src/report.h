@@ -39,9 +39,12 @@ struct report {
 struct report_entry {
 	pid_t pid;
 	const char *comm;
-	const char *access; /* the words --explain takes: "write", "create", ... */
-	const char *named;  /* as the command named it, or NULL */
-	const char *path;   /* as resolved */
+	const char *access;  /* the words --explain takes: "write", "create", ... */
+	const char *named;   /* as the command named it, or NULL */
+	const char *path;    /* as resolved */
+	const char *address; /* a connect or bind: the address (named stays NULL) */
+	int port;	     /* and its port, or -1: a path */
+	const char *proto;   /* "tcp" or "udp" */
 	const char *layer, *option, *rule, *error, *why;
 };
 

@@ -461,6 +461,11 @@ static size_t observe_rules(unsigned what, struct guard_rule *out)
 		out[n++] = rule_any(__NR_execve, OBSERVE);
 		out[n++] = rule_any(__NR_execveat, OBSERVE);
 	}
+	/* (socketcall's arguments are behind a pointer: its ABI is not observed) */
+	if (what & SECCOMP_OBSERVE_NET) {
+		out[n++] = rule_any(__NR_connect, OBSERVE);
+		out[n++] = rule_any(__NR_bind, OBSERVE);
+	}
 	return n;
 }
 

@@ -23,9 +23,9 @@ cp "$NSRUN_HELPERS/seccomp-listen" "$BIN/seccomp-listen"
 # one OP ARG [ARG2]: one syscall; prints OK or the errno's name.
 ONE="$BIN/one.pl"
 cat >"$ONE" <<'EOF'
-use strict; use warnings; use Fcntl; use Errno;
-my ($op, $a, $b) = @ARGV;
-my ($ok, $f);
+use strict; use warnings; use Fcntl; use Errno; use Socket;
+my ($op, $a, $b, $c) = @ARGV;
+my ($ok, $f, $s);
 if ($op eq "write") { $ok = sysopen($f, $a, O_WRONLY | O_APPEND) }
 elsif ($op eq "create") { $ok = sysopen($f, $a, O_WRONLY | O_CREAT | O_EXCL, 0644) }
 elsif ($op eq "mkdir") { $ok = mkdir($a) }
@@ -33,6 +33,14 @@ elsif ($op eq "remove") { $ok = unlink($a) }
 elsif ($op eq "rename") { $ok = rename($a, $b) }
 elsif ($op eq "truncate") { $ok = truncate($a, 0) }
 elsif ($op eq "execute") { exec { $a } $a; }
+elsif ($op eq "connect") {
+	socket($s, PF_INET, ($c // "") eq "udp" ? SOCK_DGRAM : SOCK_STREAM, 0) or die "socket: $!";
+	$ok = connect($s, pack_sockaddr_in($b, inet_aton($a)));
+}
+elsif ($op eq "bind") {
+	socket($s, PF_INET, SOCK_STREAM, 0) or die "socket: $!";
+	$ok = bind($s, pack_sockaddr_in($a, inet_aton("127.0.0.1")));
+}
 elsif ($op eq "creates") {
 	for my $i (1 .. $b) { sysopen($f, "$a/n$i", O_WRONLY | O_CREAT, 0644) and close($f) }
 	$ok = 1;
@@ -55,7 +63,8 @@ while (my $l = <$f>) {
 	my $e = eval { decode_json($l) };
 	if (!$e || $e->{source} ne "inferred" || !$e->{pid} || !defined $e->{comm} ||
 	    !exists $e->{rule} || !$e->{why}) { print "BAD $l"; next }
-	print "$e->{access} $e->{target}{path} $e->{option} $e->{error}\n";
+	my $t = $e->{target};
+	print "$e->{access} ", $t->{path} // "$t->{proto}:$t->{port}", " $e->{option} $e->{error}\n";
 	print "named $e->{target}{named}\n" if $named;
 }
 EOF
@@ -70,7 +79,8 @@ for my $k (qw(layer option rule error why)) {
 	my ($x, $y) = map { defined $_ ? $_ : "null" } ($e->{$k}, $a->{$k});
 	if ($x ne $y) { print "$k: entry '$x', answer '$y'\n"; exit 1 }
 }
-if ($e->{target}{path} ne $a->{path}) { print "path: $e->{target}{path} vs $a->{path}\n"; exit 1 }
+my $p = $e->{target}{path};
+if (defined $p && $p ne $a->{path}) { print "path: $p vs $a->{path}\n"; exit 1 }
 print "same\n";
 EOF
 
@@ -110,7 +120,10 @@ report_case() {
 		not_ok "$desc: the command behaved differently: $(cat "$d/rc0" "$d/out0" "$d/err0") vs $(cat "$d/rc1" "$d/out1" "$d/err1")"
 	fi
 	while IFS= read -r line; do
-		q=$(printf '%s\n' "$line" | perl -MJSON::PP -ne '$e = decode_json($_); print "$e->{access}:$e->{target}{path}"')
+		# the question: ACCESS:PATH, or ACCESS:PROTO:[localhost:]PORT
+		q=$(printf '%s\n' "$line" | perl -MJSON::PP -ne '$e = decode_json($_); $t = $e->{target};
+			print "$e->{access}:", $t->{path} // ("$t->{proto}:" .
+			($t->{address} =~ /^127\./ ? "localhost:" : "") . $t->{port})')
 		ans=$(run_in_mode "$BIN/explain" "$q" "${opts[@]}" true 2>&1)
 		check_eq "$desc: the entry for $q is the evaluator's answer" same \
 			"$(perl "$SAME" "$line" "$ans" 2>&1)"
@@ -149,6 +162,21 @@ cases() {
 		-- --ro-bind / / --dev /dev --bind "$D/w" "$D/w" -- "${c[@]}" write "$D/o/f"
 	report_case "exec of a hidden name" "execute $D/o/x --overlay-hide ENOENT" \
 		-- --ro-bind / / --overlay-hide "$D/o/x" -- "${c[@]}" execute "$D/o/x"
+	local net=(--ro-bind / / --dev /dev --unshare-net)
+	report_case "connect outside with --unshare-net" "connect tcp:443 --unshare-net ENETUNREACH" \
+		-- "${net[@]}" -- "${c[@]}" connect 192.0.2.1 443
+	report_case "udp connect outside with --unshare-net" \
+		"connect udp:53 --unshare-net ENETUNREACH" \
+		-- "${net[@]}" -- "${c[@]}" connect 192.0.2.1 53 udp
+	report_case "connect on loopback: allowed" "" \
+		-- "${net[@]}" -- "${c[@]}" connect 127.0.0.1 9
+	if [ "$(landlock_abi)" -ge 4 ]; then
+		report_case "connect to a port without a rule (before the namespace)" \
+			"connect tcp:443 --landlock-connect-tcp EACCES" \
+			-- "${net[@]}" --landlock-connect-tcp 80 -- "${c[@]}" connect 192.0.2.1 443
+		report_case "bind a port without a rule" "bind tcp:8080 --landlock-bind-tcp EACCES" \
+			-- "${net[@]}" --landlock-bind-tcp 80 -- "${c[@]}" bind 8080
+	fi
 	[ -n "${NOUSERNS:-}" ] && return
 	report_case "write outside (landlock-only)" "write $D/o/f --landlock-rw EACCES" \
 		-- "${ll[@]}" -- "${c[@]}" write "$D/o/f"
@@ -158,6 +186,11 @@ cases() {
 		-- "${ll[@]}" --landlock-exec /usr -- "${c[@]}" execute "$D/w/x"
 	report_case "allowed only (landlock-only)" "" \
 		-- "${ll[@]}" -- "${c[@]}" write "$D/w/f"
+	if [ "$(landlock_abi)" -ge 4 ]; then
+		report_case "connect to a port without a rule (landlock-only)" \
+			"connect tcp:443 --landlock-connect-tcp EACCES" \
+			-- "${ll[@]}" --landlock-connect-tcp 80 -- "${c[@]}" connect 127.0.0.1 443
+	fi
 }
 for_each_mode cases
 

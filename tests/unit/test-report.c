@@ -36,6 +36,7 @@ static struct report_entry entry(const char *access, const char *path, const cha
 				      .access = access,
 				      .named = path,
 				      .path = path,
+				      .port = -1,
 				      .layer = "landlock",
 				      .option = option,
 				      .error = "EACCES",
@@ -202,6 +203,39 @@ static void test_events(void **state)
 	expect_line(WS, ev, "\"access\":\"rename\",\"target\":{\"named\":\"/etc/b\"");
 }
 
+/* A connect: decided by port and loopback, before any route is looked up. */
+static void test_ports(void **state)
+{
+	struct notify_event ev = { .pid = -1, .access = NOTIFY_CONNECT };
+	_cleanup_free_ char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+
+	(void)state;
+	snprintf(ev.peer.address, sizeof(ev.peer.address), "192.0.2.1");
+	ev.peer.port = 443;
+	a = event_lines(ARGS("--ro-bind", "/", "/", "--unshare-net", "true"), &ev);
+	assert_non_null(
+		strstr(a, "\"access\":\"connect\",\"target\":{\"address\":\"192.0.2.1\","
+			  "\"port\":443,\"proto\":\"tcp\"},\"layer\":\"network-namespace\","
+			  "\"option\":\"--unshare-net\",\"rule\":null,\"error\":\"ENETUNREACH\""));
+	/* a port rule refuses before the empty namespace would */
+	b = event_lines(ARGS("--ro-bind", "/", "/", "--unshare-net", "--landlock-connect-tcp", "80",
+			     "true"),
+			&ev);
+	assert_non_null(strstr(b, "\"option\":\"--landlock-connect-tcp\",\"rule\":null,"
+				  "\"error\":\"EACCES\""));
+	ev.peer.loopback = true;
+	ev.peer.port = 80;
+	c = event_lines(ARGS("--ro-bind", "/", "/", "--unshare-net", "--landlock-connect-tcp", "80",
+			     "true"),
+			&ev);
+	assert_string_equal(c, "");
+	ev.access = NOTIFY_BIND;
+	ev.peer.port = 8080;
+	d = event_lines(ARGS("--ro-bind", "/", "/", "--landlock-bind-tcp", "80", "true"), &ev);
+	assert_non_null(strstr(d, "\"access\":\"bind\""));
+	assert_non_null(strstr(d, "\"option\":\"--landlock-bind-tcp\""));
+}
+
 static void test_summary(void **state)
 {
 	struct plan p = { 0 };
@@ -253,9 +287,9 @@ static void test_observe_program(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bound),		cmocka_unit_test(test_identical),
-		cmocka_unit_test(test_events),		cmocka_unit_test(test_summary),
-		cmocka_unit_test(test_observe_program),
+		cmocka_unit_test(test_bound),	cmocka_unit_test(test_identical),
+		cmocka_unit_test(test_events),	cmocka_unit_test(test_ports),
+		cmocka_unit_test(test_summary), cmocka_unit_test(test_observe_program),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
