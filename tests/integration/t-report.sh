@@ -240,6 +240,16 @@ traced() {
 	check_eq "strace -f inside: the command's result" EACCES "$out"
 	check_eq "strace -f inside: the report" "write $D/o/f --landlock-rw EACCES" \
 		"$(perl "$ENTRIES" "$d/report")"
+	# The documented side effect: strace --seccomp-bpf does not see the observed calls
+	# (USER_NOTIF outranks its RET_TRACE); without the report it does.
+	out=$(nsrun --bind / / --dev /dev --landlock-rw "$D/w" strace --seccomp-bpf -f \
+		-e trace=unlink perl "$ONE" remove "$D/o/f" 2>&1)
+	check_match "strace --seccomp-bpf inside sees unlink without --report-fd" "unlink\\(" "$out"
+	out=$(nsrun --bind / / --dev /dev --landlock-rw "$D/w" --report-fd 5 strace --seccomp-bpf \
+		-f -e trace=unlink perl "$ONE" remove "$D/o/f" 2>&1 5>/dev/null)
+	check_nomatch "strace --seccomp-bpf inside misses it under --report-fd (documented)" \
+		"unlink\\(" "$out"
+	check_match "strace --seccomp-bpf under --report-fd: the command ran" "^EACCES$" "$out"
 }
 for_each_mode traced
 
