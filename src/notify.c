@@ -248,17 +248,19 @@ static bool v6_loopback(const struct in6_addr *a)
 	       (memcmp(a->s6_addr, mapped, 12) == 0 && a->s6_addr[12] == 127);
 }
 
-/* connect(fd, addr, len) and bind(fd, addr, len) to an IPv4 or IPv6 address. */
-static bool read_peer(const struct call *c, enum notify_access access, struct notify_event *ev)
+/* connect(fd, addr, len), bind(fd, addr, len), sendto(fd, ..., addr, len) to an IPv4
+ * or IPv6 address: the address is args[a], its length args[a + 1]. */
+static bool read_peer(const struct call *c, enum notify_access access, int a,
+		      struct notify_event *ev)
 {
 	struct sockaddr_storage sa = { 0 };
-	size_t len = c->args[2] < sizeof(sa) ? (size_t)c->args[2] : sizeof(sa);
+	size_t len = c->args[a + 1] < sizeof(sa) ? (size_t)c->args[a + 1] : sizeof(sa);
 	struct notify_peer *p = &ev->peer;
 	const struct sockaddr_in *in = (const void *)&sa;
 	const struct sockaddr_in6 *in6 = (const void *)&sa;
 
 	ev->access = access;
-	if (len < sizeof(sa_family_t) || read_mem(c->pid, c->args[1], &sa, len) != (ssize_t)len)
+	if (len < sizeof(sa_family_t) || read_mem(c->pid, c->args[a], &sa, len) != (ssize_t)len)
 		return false;
 	if (sa.ss_family == AF_INET && len >= sizeof(*in)) {
 		p->port = ntohs(in->sin_port);
@@ -271,7 +273,8 @@ static bool read_peer(const struct call *c, enum notify_access access, struct no
 	} else {
 		return false; /* AF_UNSPEC, AF_UNIX, ...: not observed */
 	}
-	return socket_is_udp(c->pid, (int)c->args[0], &p->udp);
+	/* a stream socket's send goes where its connect went: only datagrams are sends */
+	return socket_is_udp(c->pid, (int)c->args[0], &p->udp) && (access != NOTIFY_SEND || p->udp);
 }
 
 /* The calls of the *at family, in every ABI. */
@@ -279,9 +282,11 @@ static bool read_at_call(const struct call *c, struct notify_event *ev)
 {
 	switch (c->nr) {
 	case __NR_connect:
-		return read_peer(c, NOTIFY_CONNECT, ev);
+		return read_peer(c, NOTIFY_CONNECT, 1, ev);
 	case __NR_bind:
-		return read_peer(c, NOTIFY_BIND, ev);
+		return read_peer(c, NOTIFY_BIND, 1, ev);
+	case __NR_sendto:
+		return read_peer(c, NOTIFY_SEND, 4, ev);
 	case __NR_openat:
 		return read_open(c, 1, 0, (unsigned long)c->args[2], ev);
 	case __NR_openat2:

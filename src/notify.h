@@ -22,6 +22,7 @@ enum notify_access {
 	NOTIFY_EXECUTE,	 /* execve, execveat */
 	NOTIFY_CONNECT,	 /* connect to an IPv4 or IPv6 address */
 	NOTIFY_BIND,	 /* bind to one */
+	NOTIFY_SEND,	 /* sendto one, from a datagram socket */
 };
 
 /* The address of a connect or bind. */

@@ -129,6 +129,7 @@ static enum explain_access query_access(const struct notify_event *ev, unsigned 
 	case NOTIFY_EXECUTE:
 	case NOTIFY_CONNECT: /* (decided by port_event) */
 	case NOTIFY_BIND:
+	case NOTIFY_SEND:
 	default:
 		return EXPLAIN_EXECUTE;
 	}
@@ -141,6 +142,7 @@ static const char *access_word(enum explain_access a)
 		[EXPLAIN_REMOVE] = "remove",	 [EXPLAIN_RENAME] = "rename",
 		[EXPLAIN_TRUNCATE] = "truncate", [EXPLAIN_EXECUTE] = "execute",
 		[EXPLAIN_CONNECT] = "connect",	 [EXPLAIN_BIND] = "bind",
+		[EXPLAIN_SEND] = "send",
 	};
 
 	return a < ARRAY_SIZE(words) && words[a] ? words[a] : "read";
@@ -218,7 +220,9 @@ static bool any_refused(const struct report *r, const struct notify_event *ev)
 static void port_event(struct report *r, struct notify_event *ev)
 {
 	const struct notify_peer *p = &ev->peer;
-	enum explain_access acc = ev->access == NOTIFY_BIND ? EXPLAIN_BIND : EXPLAIN_CONNECT;
+	enum explain_access acc = ev->access == NOTIFY_BIND ? EXPLAIN_BIND :
+				  ev->access == NOTIFY_SEND ? EXPLAIN_SEND :
+							      EXPLAIN_CONNECT;
 	struct explain_query q = { .access = acc,
 				   .kind = EXPLAIN_T_PORT,
 				   .port = (uint16_t)p->port,
@@ -254,7 +258,8 @@ void report_event(void *arg, struct notify_event *ev)
 	struct report *r = arg;
 	struct nsrun_error err;
 
-	if (ev->access == NOTIFY_CONNECT || ev->access == NOTIFY_BIND) {
+	if (ev->access == NOTIFY_CONNECT || ev->access == NOTIFY_BIND ||
+	    ev->access == NOTIFY_SEND) {
 		port_event(r, ev);
 		return;
 	}
@@ -294,7 +299,7 @@ static char *unseen_json(const struct report *r)
 		phrases[n++] = "every refusal: the observer could not be installed";
 	phrases[n++] = "results of inferred entries";
 	phrases[n++] = "reads of hidden names other than by exec";
-	phrases[n++] = "sends, UNIX socket connects and signals";
+	phrases[n++] = "sendmsg and sendmmsg, UNIX socket connects and signals";
 	phrases[n++] = "the seccomp guards' refusals";
 	phrases[n++] = "--seccomp programs";
 	phrases[n++] = "calls of another ABI";

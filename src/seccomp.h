@@ -63,7 +63,7 @@ enum seccomp_observe {
 	SECCOMP_OBSERVE_FILES =
 		1u << 0, /* opens for writing, creating, removing, renaming, linking, truncating */
 	SECCOMP_OBSERVE_EXEC = 1u << 1, /* execve, execveat */
-	SECCOMP_OBSERVE_NET = 1u << 2,	/* connect, bind */
+	SECCOMP_OBSERVE_NET = 1u << 2,	/* connect, bind, sendto with an address */
 	SECCOMP_OBSERVE_ALL = (1u << 3) - 1,
 };
 

@@ -37,6 +37,10 @@ elsif ($op eq "connect") {
 	socket($s, PF_INET, ($c // "") eq "udp" ? SOCK_DGRAM : SOCK_STREAM, 0) or die "socket: $!";
 	$ok = connect($s, pack_sockaddr_in($b, inet_aton($a)));
 }
+elsif ($op eq "send") {
+	socket($s, PF_INET, SOCK_DGRAM, 0) or die "socket: $!";
+	$ok = defined send($s, "x", 0, pack_sockaddr_in($b, inet_aton($a)));
+}
 elsif ($op eq "bind") {
 	socket($s, PF_INET, SOCK_STREAM, 0) or die "socket: $!";
 	$ok = bind($s, pack_sockaddr_in($a, inet_aton("127.0.0.1")));
@@ -170,6 +174,10 @@ cases() {
 		-- "${net[@]}" -- "${c[@]}" connect 192.0.2.1 53 udp
 	report_case "connect on loopback: allowed" "" \
 		-- "${net[@]}" -- "${c[@]}" connect 127.0.0.1 9
+	report_case "udp send outside with --unshare-net" "send udp:53 --unshare-net ENETUNREACH" \
+		-- "${net[@]}" -- "${c[@]}" send 192.0.2.1 53
+	report_case "udp send on loopback: allowed" "" \
+		-- "${net[@]}" -- "${c[@]}" send 127.0.0.1 9
 	if [ "$(landlock_abi)" -ge 4 ]; then
 		report_case "connect to a port without a rule (before the namespace)" \
 			"connect tcp:443 --landlock-connect-tcp EACCES" \

@@ -207,7 +207,7 @@ static void test_events(void **state)
 static void test_ports(void **state)
 {
 	struct notify_event ev = { .pid = -1, .access = NOTIFY_CONNECT };
-	_cleanup_free_ char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+	_cleanup_free_ char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL;
 
 	(void)state;
 	snprintf(ev.peer.address, sizeof(ev.peer.address), "192.0.2.1");
@@ -229,6 +229,15 @@ static void test_ports(void **state)
 			     "true"),
 			&ev);
 	assert_string_equal(c, "");
+	/* a datagram sent outside the empty namespace */
+	ev.access = NOTIFY_SEND;
+	ev.peer.loopback = false;
+	ev.peer.udp = true;
+	ev.peer.port = 53;
+	e = event_lines(ARGS("--ro-bind", "/", "/", "--unshare-net", "true"), &ev);
+	assert_non_null(strstr(e, "\"access\":\"send\""));
+	assert_non_null(strstr(e, "\"proto\":\"udp\"},\"layer\":\"network-namespace\""));
+	ev.peer.udp = false;
 	ev.access = NOTIFY_BIND;
 	ev.peer.port = 8080;
 	d = event_lines(ARGS("--ro-bind", "/", "/", "--landlock-bind-tcp", "80", "true"), &ev);
