@@ -211,6 +211,7 @@ int main(int argc, char **argv)
 	struct cli_io io = {
 		.read_fd = cli_read_fd_default,
 		.check_fd = cli_check_fd_default,
+		.check_fd_writable = cli_check_fd_writable_default,
 		.envp = environ,
 		.selinux_enabled = selinux_enabled(),
 	};

@@ -23,6 +23,7 @@
 #define PLAN_MAX_SECCOMP_BYTES (1u << 20) /* one compiled cBPF program */
 #define PLAN_MAX_HIDE 65536		  /* --overlay-hide + --overlay-allow */
 #define PLAN_MAX_BRIDGES 64		  /* --bridge: one message of listener fds */
+#define PLAN_MAX_REPORT_ENTRIES 1000	  /* --report-fd lines; later refusals are only counted */
 
 /* ---- filesystem operations, run in command-line order ---- */
 enum op_type {
@@ -110,6 +111,7 @@ struct sync_config {
 	int userns_block_fd; /* --userns-block-fd */
 	int info_fd;	     /* --info-fd */
 	int json_status_fd;  /* --json-status-fd */
+	int report_fd;	     /* --report-fd (issue 36) */
 	char **lock_files;   /* --lock-file paths (in the sandbox), NULL-terminated */
 };
 

@@ -29,6 +29,7 @@
 #include "launch.h"
 #include "landlock.h"
 #include "reaper.h"
+#include "report.h"
 #include "setup.h"
 #include "status.h"
 #include "supervise.h"
@@ -50,6 +51,7 @@ struct monitor {
 	struct fallback_report *fallback; /* --fallback's report, or NULL without it */
 	const struct plan *ladder;	  /* the plan as given, with its --fallback items */
 	struct bridge_relay bridge;	  /* --bridge's relay (pid 0: none) */
+	struct report report;		  /* --report-fd (fd -1: off) */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -255,8 +257,9 @@ static int payload_status(struct monitor *mon)
 static void close_monitor_fds(struct monitor *mon)
 {
 	const struct plan *plan = mon->plan;
-	int keep[] = { mon->error_fd,	mon->status_fd,	   plan->sync.json_status_fd, mon->life_fd,
-		       mon->sup.sig_fd, mon->sup.timer_fd, mon->bridge.pidfd };
+	int keep[] = { mon->error_fd,	  mon->status_fd,      plan->sync.json_status_fd,
+		       mon->life_fd,	  mon->sup.sig_fd,     mon->sup.timer_fd,
+		       mon->bridge.pidfd, plan->sync.report_fd };
 	int clean[ARRAY_SIZE(keep) + CGROUP_MAX_FDS];
 	size_t n = cgroup_fds(&mon->cg, clean);
 
@@ -290,6 +293,19 @@ static int monitor_setup(struct monitor *mon, const struct launch_ctx *ctx, stru
 	return 0;
 }
 
+/* --report-fd: the final document as it would be, with the report's summary. */
+static void write_report_end(struct monitor *mon, int status, const struct cgroup_usage *u)
+{
+	char *doc = supervise_in_use(mon->plan) ?
+			    status_format_end(status, mon->wait_status, mon->sup.timed_out, u) :
+			    status_format_exit(status);
+	_cleanup_free_ char *summary = NULL;
+
+	mon->report.observed = mon->sup.watch_passed;
+	summary = report_summary_json(&mon->report);
+	(void)status_write_with(mon->plan->sync.json_status_fd, doc, "report", summary, NULL);
+}
+
 /* The status nsrun exits with: the command's, or 124 when --timeout ended it. With
  * --timeout nothing of the sandbox is left either way. ran: the command was executed, and the
  * status fd gets its final document. */
@@ -311,7 +327,9 @@ static int monitor_end(struct monitor *mon, int status, bool ran)
 		(void)cgroup_drain(&mon->cg);
 		cgroup_read_usage(&mon->cg, &usage);
 	}
-	if (supervise_in_use(plan))
+	if (mon->report.fd >= 0)
+		write_report_end(mon, status, mon->cg.fd >= 0 ? &usage : NULL);
+	else if (supervise_in_use(plan))
 		(void)status_write_end(fd, status, mon->wait_status, mon->sup.timed_out,
 				       mon->cg.fd >= 0 ? &usage : NULL, NULL);
 	else
@@ -541,12 +559,14 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	int r;
 
 	ctx->plan = plan;
-	/* A status document needs someone left to write how the command ended. */
+	/* A status document needs someone left to write how the command ended, and a report
+	 * someone outside the command to write it. */
 	if (!plan->landlock.only)
 		ctx->mode = LAUNCH_SANDBOX;
 	else
-		ctx->mode = plan->sync.json_status_fd >= 0 ? LAUNCH_IN_PLACE_CHILD :
-							     LAUNCH_IN_PLACE;
+		ctx->mode = plan->sync.json_status_fd >= 0 || plan->sync.report_fd >= 0 ?
+				    LAUNCH_IN_PLACE_CHILD :
+				    LAUNCH_IN_PLACE;
 	ctx->real_uid = getuid();
 	ctx->real_gid = getgid();
 	ctx->real_root = ctx->real_uid == 0;
@@ -601,7 +621,8 @@ static bool watches_command(const struct launch_ctx *ctx)
 	const struct supervise_config *c = &ctx->plan->sup;
 
 	return ctx->tty_foreground || c->forward_signals || c->timeout_ms > 0 ||
-	       (supervise_in_use(ctx->plan) && ctx->plan->sync.json_status_fd >= 0);
+	       (supervise_in_use(ctx->plan) && ctx->plan->sync.json_status_fd >= 0) ||
+	       ctx->plan->sync.report_fd >= 0; /* the observer's listener comes over it */
 }
 
 /* The error and status pipes, and the release pipe when the child must wait (gop: -1s
@@ -654,6 +675,12 @@ static int run_in_place(struct monitor *mon, struct launch_ctx *ctx, pid_t calle
 	setup_child(ctx);
 }
 
+/* --report-fd: each call the observer is shown, read and let go on. */
+static int serve_report(void *arg, int fd)
+{
+	return notify_serve(fd, report_event, arg);
+}
+
 /* The monitor with its supervision (signals, --timeout; nothing without those options);
  * the terminal goes back to nsrun's own process group whatever happens. */
 static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
@@ -666,6 +693,11 @@ static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
 	mon->sup.cgroup_fd = mon->cg.fd;
 	mon->sup.tty = ctx->tty_foreground;
 	mon->sup.relay = mon->bridge.pid;
+	if (plan->sync.report_fd >= 0) {
+		report_init(&mon->report, plan, mon->landlock, plan->sync.report_fd);
+		mon->sup.watch_serve = serve_report;
+		mon->sup.watch_arg = &mon->report;
+	}
 	r = supervise_start(&mon->sup, plan, mon->child, setup_command_depth(ctx), err);
 	if (r < 0) {
 		kill(mon->child, SIGKILL);
@@ -675,6 +707,9 @@ static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
 	}
 	if (ctx->tty_foreground)
 		supervise_tty_restore(mon->child);
+	report_free(&mon->report);
+	if (mon->sup.watch_fd >= 0)
+		close(mon->sup.watch_fd);
 	return r;
 }
 
@@ -684,7 +719,7 @@ static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
  * "Can't find source path"), the read end for the status fds, which are written (EBADF). */
 static void hold_closed_fds(const struct plan *plan)
 {
-	int held[] = { plan->sync.info_fd, plan->sync.json_status_fd };
+	int held[] = { plan->sync.info_fd, plan->sync.json_status_fd, plan->sync.report_fd };
 	size_t n = plan->n_ops + ARRAY_SIZE(held);
 	int p[2], end[2], above = 3;
 	bool closed = false;
@@ -884,7 +919,8 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			       .go_fd = -1,
 			       .status_fd = -1,
 			       .life_fd = -1,
-			       .sup = { .sig_fd = -1, .timer_fd = -1 },
+			       .sup = { .sig_fd = -1, .timer_fd = -1, .watch_fd = -1 },
+			       .report = { .fd = -1 },
 			       .cg = CGROUP_INIT,
 			       .fallback = rep,
 			       .ladder = ladder,

@@ -13,6 +13,9 @@ test_helpers = \
 	tests/helpers/sec-attack \
 	tests/helpers/seccomp-guard \
 	tests/helpers/env-filter
+# issue 36: --report-fd's side effect on a command's own seccomp listener
+test_helpers += tests/helpers/seccomp-listen
+tests_helpers_seccomp_listen_LDADD =
 # bwrap 0.12/0.13 additions: a FUSE mount that cannot be remounted (--not-a-security-boundary)
 test_helpers += tests/helpers/fuse-broken
 check_PROGRAMS += $(test_helpers)
@@ -46,6 +49,7 @@ unit_tests += \
 # area: distribution
 unit_tests += tests/unit/test-doctor tests/unit/test-apparmor
 unit_tests += tests/unit/test-explain
+unit_tests += tests/unit/test-report
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
@@ -66,6 +70,8 @@ integration_tests += tests/integration/t-hide.sh
 integration_tests += tests/integration/t-landlock.sh tests/integration/t-sec-landlock.sh
 # issue 36 prototype: the answer before running agrees with the run
 integration_tests += tests/integration/t-explain.sh
+# issue 36: --report-fd, the denial report
+integration_tests += tests/integration/t-report.sh
 # area: seccomp guards
 integration_tests += tests/integration/t-sec-exec.sh
 # area: noexec under --landlock-exec

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * report.h: --report-fd (issue 36), what nsrun refused and why, as JSON lines. Each
+ * call the observer (notify.c) reads is asked of the evaluator (explain.c) that
+ * --explain uses; a refusal by nsrun's rules becomes an entry marked "inferred" (the
+ * call's result is not seen). Identical entries (access, path, option) after the first
+ * are only counted, and after PLAN_MAX_REPORT_ENTRIES lines everything is. The final
+ * status document gets the summary.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "landlock.h"
+#include "notify.h"
+#include "plan.h"
+
+struct report_count {
+	char *option;
+	uint64_t n;
+};
+
+struct report {
+	int fd; /* --report-fd, or -1: off */
+	const struct plan *plan;
+	struct landlock_desc desc; /* all zero without Landlock */
+	bool observed;		   /* the observer's listener reached the monitor */
+	uint64_t entries;	   /* every refusal seen, counted or written */
+	uint64_t dropped;	   /* new ones past the bound: counted only */
+	char **keys;		   /* one per line written: access, path, option */
+	size_t n_keys;
+	struct report_count *by_option;
+	size_t n_by_option;
+};
+
+/* One refusal. */
+struct report_entry {
+	pid_t pid;
+	const char *comm;
+	const char *access;  /* the words --explain takes: "write", "create", ... */
+	const char *named;   /* as the command named it, or NULL */
+	const char *path;    /* as resolved */
+	const char *address; /* a connect or bind: the address (named stays NULL) */
+	int port;	     /* and its port, or -1: a path */
+	const char *proto;   /* "tcp" or "udp" */
+	const char *layer, *option, *rule, *error, *why;
+};
+
+void report_init(struct report *r, const struct plan *plan, const struct landlock_desc *desc,
+		 int fd);
+void report_free(struct report *r);
+
+/* Counts e and returns its line (JSON and '\n', malloc'd), or NULL when it is only
+ * counted: the same access, path and option were written before, or the bound is
+ * reached. Pure. */
+char *report_add(struct report *r, const struct report_entry *e);
+
+/* The observer's callback (a notify_fn; arg is the struct report): asks the evaluator
+ * and writes the line of a refusal by nsrun's rules. */
+void report_event(void *arg, struct notify_event *ev);
+
+/* The status document's "report" object (malloc'd). Pure. */
+char *report_summary_json(const struct report *r);
