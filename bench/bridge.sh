@@ -11,20 +11,17 @@
 # for its column (left out, and said so, without it). Not a test; run as any user.
 set -eu
 
-NSRUN=$(readlink -f "${1:-${NSRUN:-./nsrun}}")
 REPEAT=${REPEAT:-7}
 SIZE=${SIZE:-256}
 ROUNDS=${ROUNDS:-10000}
-[ -x "$NSRUN" ] || { echo "bench/bridge.sh: no $NSRUN" >&2; exit 1; }
-if ldd "$NSRUN" 2>/dev/null | grep -q 'libasan\|libubsan'; then
-	echo "bench/bridge.sh: $NSRUN is a sanitizer build; configure a plain one" >&2
-	exit 1
-fi
-
-OUT=$(mktemp -d /tmp/nsrun-bench-bridge.XXXXXX)
 PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$OUT"' EXIT
-chmod 0755 "$OUT"
+bench_cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+}
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+BENCH_ANY_USER=1 bench_init bridge 0 "${1:-}"
 BASE=$((40000 + $$ % 10000))
 SPORT=$BASE           # the server
 XPORT=$((BASE + 1))   # socat's relay

@@ -16,22 +16,9 @@
 # cc and python3. Not a test. Benchmark a build without sanitizers.
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd -P)
-NSRUN=$(readlink -f "${1:-${NSRUN:-./nsrun}}")
-RUNS=${RUNS:-200}
-[ "$(id -u)" = 0 ] || { echo "bench/fallback.sh: run as root" >&2; exit 1; }
-[ -x "$NSRUN" ] || { echo "bench/fallback.sh: no $NSRUN" >&2; exit 1; }
-if ldd "$NSRUN" 2>/dev/null | grep -q 'libasan\|libubsan'; then
-	echo "bench/fallback.sh: $NSRUN is a sanitizer build; configure a plain one" >&2
-	exit 1
-fi
-
-OUT=$(mktemp -d /tmp/nsrun-bench-fb.XXXXXX)
-trap 'rm -rf "$OUT"' EXIT
-chmod 0755 "$OUT"
-cc -O2 -o "$OUT/pair" "$here/pair.c"
-cp "$NSRUN" "$OUT/nsrun"
-NS="$OUT/nsrun"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_init fallback 200 "${1:-}"
 mkdir "$OUT/rw"
 chmod 0777 "$OUT/rw"
 
@@ -51,19 +38,11 @@ exec unshare -U -r sh -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec "\$
 EOF
 chmod 0755 "$OUT/masked" "$OUT/nouserns"
 
-table() {
-	local name=$1
-	shift
-	"$OUT/pair" -n "$RUNS" -w 5 -o "$OUT/$name.raw" "$@" >"$OUT/$name.log" 2>&1 ||
-		{ cat "$OUT/$name.log" >&2; return 1; }
-	python3 "$here/overhead.py" "$OUT/$name.raw" "$OUT/$name.log" "$name"
-}
-
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); $RUNS rounds"
-table ok plain "$NS $APP --proc /proc /bin/true" \
+bench_table ok plain "$NS $APP --proc /proc /bin/true" \
 	declared "$NS $APP --proc /proc --fallback net,proc,namespaces /bin/true"
-table proc plain "$OUT/masked $NS $APP --ro-bind /proc /proc /bin/true" \
+bench_table proc plain "$OUT/masked $NS $APP --ro-bind /proc /proc /bin/true" \
 	fallback "$OUT/masked $NS $APP --proc /proc --fallback proc /bin/true"
-table userns plain "$OUT/nouserns $NS $LL /bin/true" \
+bench_table userns plain "$OUT/nouserns $NS $LL /bin/true" \
 	fallback "$OUT/nouserns $NS $APP --unshare-user --proc /proc --fallback namespaces /bin/true"
 echo "(+wall: median of the per-round differences to plain; +cpu: difference of the medians)"

@@ -15,21 +15,12 @@
 # shellcheck disable=SC2010,SC2012 # /usr/bin names are plain
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd -P)
-NSRUN=$(readlink -f "${1:-${NSRUN:-./nsrun}}")
-RUNS=${RUNS:-100}
 MODES=${MODES:-root unpriv}
 PATH=${BENCH_PATH:-/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin}
 export PATH
-[ "$(id -u)" = 0 ] || { echo "bench/hide.sh: run as root" >&2; exit 1; }
-[ -x "$NSRUN" ] || { echo "bench/hide.sh: no $NSRUN" >&2; exit 1; }
-
-OUT=$(mktemp -d /tmp/nsrun-bench-hide.XXXXXX)
-trap 'rm -rf "$OUT"' EXIT
-chmod 0755 "$OUT"
-cc -O2 -o "$OUT/pair" "$here/pair.c"
-cp "$NSRUN" "$OUT/nsrun"
-NS="$OUT/nsrun"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_init hide 100 "${1:-}"
 
 BASE="$NS --ro-bind / / --dev /dev"
 PAYLOAD="/bin/sh -c :"
@@ -47,14 +38,12 @@ done
 run_mode() {
 	local mode=$1 u=()
 	[ "$mode" = unpriv ] && u=(-u 65534)
-	"$OUT/pair" -n "$RUNS" -w 5 "${u[@]}" -o "$OUT/$mode.raw" \
+	bench_table "$mode" "${u[@]}" \
 		plain "$BASE $PAYLOAD" \
 		"hide-1" "$BASE --overlay-hide rm $PAYLOAD" \
 		"hide-100" "$BASE @$OUT/hide100.words $PAYLOAD" \
 		"hide-1000" "$BASE @$OUT/hide1000.words $PAYLOAD" \
-		"allow-5" "$BASE $ALLOW $PAYLOAD" >"$OUT/$mode.log" 2>&1 ||
-		{ cat "$OUT/$mode.log" >&2; return 1; }
-	python3 "$here/overhead.py" "$OUT/$mode.raw" "$OUT/$mode.log" "$mode"
+		"allow-5" "$BASE $ALLOW $PAYLOAD"
 }
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); /usr/bin holds $(ls /usr/bin | wc -l) names; $RUNS rounds"

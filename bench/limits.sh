@@ -14,23 +14,18 @@
 # MODES="root unpriv". Needs root, cc and python3. Not a test.
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd -P)
-NSRUN=$(readlink -f "${1:-${NSRUN:-./nsrun}}")
-RUNS=${RUNS:-100}
 MODES=${MODES:-root unpriv}
 BWRAP=${BWRAP:-$(command -v bwrap || true)}
 CGD=/sys/fs/cgroup/nsrun-bench
-[ "$(id -u)" = 0 ] || { echo "bench/limits.sh: run as root" >&2; exit 1; }
-[ -x "$NSRUN" ] || { echo "bench/limits.sh: no $NSRUN" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 [ "$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ] ||
 	{ echo "bench/limits.sh: no cgroup v2 at /sys/fs/cgroup (see the header)" >&2; exit 1; }
-
-OUT=$(mktemp -d /tmp/nsrun-bench-limits.XXXXXX)
-trap 'rm -rf "$OUT"; echo "$$" >/sys/fs/cgroup/cgroup.procs; rmdir "$CGD/caller" "$CGD" 2>/dev/null' EXIT
-chmod 0755 "$OUT"
-cc -O2 -o "$OUT/pair" "$here/pair.c"
-cp "$NSRUN" "$OUT/nsrun"
-NS="$OUT/nsrun"
+bench_cleanup() {
+	echo "$$" >/sys/fs/cgroup/cgroup.procs
+	rmdir "$CGD/caller" "$CGD" 2>/dev/null
+}
+bench_init limits 100 "${1:-}"
 # The caller in a delegated cgroup, as systemd places a user's processes.
 echo "+memory +pids +cpu" >/sys/fs/cgroup/cgroup.subtree_control
 mkdir -p "$CGD/caller"
@@ -50,9 +45,7 @@ run_mode() {
 		memory "$NS $APP $MEM $p /bin/true"
 		all "$NS $APP $ALL $p /bin/true")
 	[ -n "$BWRAP" ] && cases+=(bwrap "$BWRAP $APP /bin/true")
-	"$OUT/pair" -n "$RUNS" -w 5 "${u[@]}" -o "$OUT/$mode.raw" "${cases[@]}" \
-		>"$OUT/$mode.log" 2>&1 || { cat "$OUT/$mode.log" >&2; return 1; }
-	python3 "$here/overhead.py" "$OUT/$mode.raw" "$OUT/$mode.log" "$mode"
+	bench_table "$mode" "${u[@]}" "${cases[@]}"
 }
 
 echo "kernel $(uname -r); load: $(cut -d' ' -f1-3 /proc/loadavg); $RUNS rounds"

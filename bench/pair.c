@@ -13,7 +13,10 @@
  * the launcher exits, which is what its caller waits for.
  * With -u UID the child drops to UID/UID with no supplementary groups before exec,
  * as `setpriv --reuid=UID --regid=UID --clear-groups` does, but without timing an
- * extra exec. Not installed; bench/run.sh and bench/hide.sh build it with cc.
+ * extra exec. A CMD whose first word is ns=PATH runs in the mount namespace PATH names
+ * (/proc/PID/ns/mnt; entered before the uid is dropped), so that commands in different
+ * mount namespaces (bench/run.sh's submount counts) interleave in one run.
+ * Not installed; bench/run.sh and bench/hide.sh build it with cc.
  *
  * Usage: pair [-n RUNS] [-w WARMUP] [-u UID] [-o RAWFILE] NAME CMD [NAME CMD]...
  * CMD is split on spaces (no quoting); "@FILE" as a word reads more words from FILE,
@@ -23,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +39,7 @@
 
 struct cmd {
 	const char *name;
+	const char *mntns; /* a mount namespace to enter first, or NULL */
 	char **argv;
 	double *ms;
 	double *cpu; /* user + system ms of the whole tree */
@@ -112,6 +117,18 @@ static bool reap_orphan(struct rusage *ru)
 	return true;
 }
 
+static int enter_mntns(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || setns(fd, CLONE_NEWNS) < 0 || chdir("/") < 0) {
+		perror(path);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 /* One run: wall time in ms, or a negative value when the command did not exit 0. */
 static double run_once(struct cmd *c, int uid, double *cpu)
 {
@@ -132,6 +149,8 @@ static double run_once(struct cmd *c, int uid, double *cpu)
 		dup2(null, 1);
 		if (!getenv("PAIR_STDERR"))
 			dup2(null, 2);
+		if (c->mntns && enter_mntns(c->mntns) < 0)
+			_exit(124);
 		if (uid >= 0 && (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 ||
 				 setresuid(uid, uid, uid) < 0))
 			_exit(125);
@@ -236,6 +255,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < k; i++) {
 		cmds[i].name = argv[optind + 2 * i];
 		cmds[i].argv = split(argv[optind + 2 * i + 1]);
+		if (!strncmp(cmds[i].argv[0], "ns=", 3)) {
+			cmds[i].mntns = cmds[i].argv[0] + 3;
+			cmds[i].argv++;
+		}
 		cmds[i].ms = calloc((size_t)runs, sizeof(double));
 		cmds[i].cpu = calloc((size_t)runs, sizeof(double));
 	}

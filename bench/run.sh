@@ -1,162 +1,245 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# bench/run.sh: nsrun's start-up against bwrap 0.13.1 (the oracle, unpacked from
-# ../shared/oracle beside the source tree, else BWRAP or the system bwrap) and util-linux unshare creating
-# the same namespaces, interleaved round by round (bench/pair.c) so that the drift of a
-# shared machine lands on all three alike:
-#   1. the desktop-app sandbox, as root and unprivileged (uid/gid 65534, no groups:
-#      what setpriv --reuid=65534 --regid=65534 --clear-groups does, done by the runner
-#      so no extra exec is timed); unshare runs `-U -r -m -i -n -p -f -u -C /bin/true`
-#      (the namespaces of --unshare-all, no filesystem at all: not a peer); and
-#      bench/floor.c makes this very sandbox with nothing else (no parsing, checks,
-#      confined walks or fail-closed launch): what the kernel asks for it here. The
-#      floor is checked first to give the same mountinfo, ids, caps and /dev as nsrun,
-#      else it is left out;
-#   2. `--ro-bind / /` with N extra host submounts (N = 0 100 1000, root only), made in
-#      a private mount namespace (unshare -m) in which both tools run;
-#   3. peak RSS: the largest process of each tree (wait4's ru_maxrss), from the same runs.
-# Reported per case: median and min wall ms, median CPU ms (user+system of the whole
-# tree), and nsrun's ratios: of medians, and the median of the per-round ratios.
-# Benchmark a build without sanitizers (they cost 10x):
-#   mkdir _build-bench && cd _build-bench && ../configure && make nsrun && ../bench/run.sh
-# Usage: bench/run.sh [NSRUN] (default ./nsrun); BWRAP=..., RUNS=N (default 100), OUT=DIR.
-# Needs root, cc and python3. Not a test. --overlay-hide costs: bench/hide.sh.
+# bench/run.sh: nsrun side by side with bwrap 0.13.1 (the oracle, unpacked from
+# ../shared/oracle beside the source tree, else BWRAP or the system bwrap) and, where it
+# is installed, crun running the same sandbox as an OCI bundle, in one run, as root and
+# as uid/gid 65534 with no groups (dropped by the runners themselves, as
+# `setpriv --reuid=65534 --regid=65534 --clear-groups` does, so no extra exec is timed):
+#   1. start-up latency of the desktop-app sandbox: p50, p99, min, CPU and peak RSS
+#      (bench/pair.c: every tool once per round, in a rotated order, so the drift of a
+#      shared machine lands on all alike). Beside them util-linux unshare making the
+#      same namespaces with no filesystem (`-U -r -m -i -n -p -f -u -C`: not a peer) and
+#      bench/floor.c, this very sandbox with nothing else (no parsing, checks or confined
+#      walks): what the kernel asks for it. The floor is checked first to give the same
+#      mountinfo, ids, caps and /dev as nsrun, else it is left out;
+#   2. sandboxes per second with 1, 2 and 4 in flight (bench/rate.c: batches of
+#      RATE_BATCH, every tool and J interleaved batch by batch over RATE_ROUNDS rounds);
+#   3. per-submount cost: `--ro-bind / /` with 0, 100, 500 and 1000 extra host tmpfs
+#      submounts, each count in a private mount namespace of its own that pair enters,
+#      every count and tool interleaved in one run, with `unshare -m` (the kernel's copy
+#      of the mount tree, once) as the floor; the slope of each tool's medians is fitted
+#      by least squares (bench/report.py).
+# crun's bundle differs from the others' sandbox in its root (a directory bound, not a
+# tmpfs) and in having no capabilities as root; it runs without cgroups.
+# OUT gets summary.txt (the machine, load, versions, the command and the tables),
+# bench-results.svg (bench/plot.py) and the raw files; the last lines say where.
+# Usage: bench/run.sh [NSRUN] (default ./nsrun), or `make bench` in a build tree.
+# Environment: BWRAP=, CRUN= (empty: leave crun out), RUNS (start-up runs, default 200),
+# SUBRUNS (runs per submount count, default RUNS/4), RATE_BATCH (default RUNS/2),
+# RATE_ROUNDS (default 5), OUT=DIR. Needs root, cc, python3 and util-linux. A plain
+# build (sanitizers cost 10x). Not a test. --overlay-hide costs: bench/hide.sh.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd -P)
-NSRUN=$(readlink -f "${1:-${NSRUN:-./nsrun}}")
-RUNS=${RUNS:-100}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-[ "$(id -u)" = 0 ] || { echo "bench/run.sh: run as root" >&2; exit 1; }
-[ -x "$NSRUN" ] || { echo "bench/run.sh: no $NSRUN" >&2; exit 1; }
-if ldd "$NSRUN" 2>/dev/null | grep -q 'libasan\|libubsan'; then
-	echo "bench/run.sh: $NSRUN is a sanitizer build; configure a plain one (see the header)" >&2
-	exit 1
-fi
+# The raw results stay for the reader (the last lines name them).
+OUT=${OUT:-$(mktemp -d /tmp/nsrun-bench.XXXXXX)}
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_init run 200 "${1:-}"
+SUBRUNS=${SUBRUNS:-$((RUNS / 4 > 5 ? RUNS / 4 : 5))}
+RATE_BATCH=${RATE_BATCH:-$((RUNS / 2 > 10 ? RUNS / 2 : 10))}
+RATE_ROUNDS=${RATE_ROUNDS:-5}
+command=("$0" "$NSRUN")
 if [ -z "${BWRAP:-}" ]; then
 	BWRAP=$("$here/../../shared/oracle/build-bwrap" --version 0.13.1 /tmp/bwrap-oracle-bench-0.13.1 2>/dev/null) ||
-		BWRAP=$(command -v bwrap) || { echo "bench/run.sh: no bwrap" >&2; exit 1; }
+		BWRAP=$(command -v bwrap) || bench_die "no bwrap"
 fi
+CRUN=${CRUN-$(command -v crun || true)}
 UNSHARE=$(command -v unshare)
+MODES="root unpriv"
 
-OUT=${OUT:-$(mktemp -d /tmp/nsrun-bench.XXXXXX)}
-mkdir -p "$OUT"
-chmod 0755 "$OUT"
-cc -O2 -o "$OUT/pair" "$here/pair.c"
-cc -O2 -o "$OUT/floor" "$here/floor.c"
-# Copies any user can run (a build tree may be 0700).
-cp "$NSRUN" "$OUT/nsrun"
+for tool in pair floor rate; do
+	cc -O2 -o "$OUT/$tool" "$here/$tool.c"
+done
+# Copies any user can run (a build tree may be 0700), as bench_init made of nsrun.
 cp "$BWRAP" "$OUT/bwrap"
-NS="$OUT/nsrun"
 BW="$OUT/bwrap"
 FL="$OUT/floor"
 SUMMARY="$OUT/summary.txt"
-: >"$SUMMARY"
+NOTES="$OUT/notes.txt"
+: >"$NOTES"
 
-# One line, single spaces: pair splits commands on spaces.
+# One line, single spaces: pair and rate split commands on spaces.
 APP="--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
 APP="$APP --proc /proc --dev /dev --unshare-all --die-with-parent /bin/true"
 UNS="$UNSHARE -U -r -m -i -n -p -f -u -C /bin/true"
 
-# summarize NAME RAW LOG: one summary row from pair's raw times (nsrun's ratios against
-# bwrap and, when present, unshare) plus the RSS and CPU columns of pair's own table.
-summarize() {
-	"$PY" - "$1" "$2" "$3" >>"$SUMMARY" <<'EOF'
-import statistics as st, sys
-name, raw, log = sys.argv[1:4]
-t = {l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(raw)}
-cols = {}
-for l in open(log):
-    p = l.split()
-    if len(p) == 8 and p[0] in t:
-        cols[p[0]] = (float(p[5]), int(p[6]))
-med = {k: st.median(v) for k, v in t.items()}
-def ratio(a, b):
-    if b not in t:
-        return "-", "-"
-    return ("%.3f" % (med[a] / med[b]),
-            "%.3f" % st.median([x / y for x, y in zip(t[a], t[b])]))
-rb, pb = ratio("nsrun", "bwrap")
-ru, pu = ratio("nsrun", "unshare")
-rf, _ = ratio("nsrun", "floor")
-fu = "%.3f" % (med["floor"] / med["unshare"]) if "floor" in t and "unshare" in t else "-"
-def cell(k, f):
-    return f(k) if k in t else "-"
-print("%-16s %8s %8s %8s | %7s %7s | %7s %7s | %7s %7s | %6s %6s %6s | %6s %6s %6s" % (
-    name, "%.2f" % med["nsrun"], "%.2f" % med["bwrap"], cell("unshare", lambda k: "%.2f" % med[k]),
-    rb, pb, ru, pu, rf, fu,
-    "%.1f" % cols["nsrun"][0], "%.1f" % cols["bwrap"][0],
-    cell("unshare", lambda k: "%.1f" % cols[k][0]),
-    cols["nsrun"][1], cols["bwrap"][1], cell("unshare", lambda k: str(cols[k][1]))))
-EOF
+note() {
+	echo "bench: $*" >&2
+	echo "$*" >>"$NOTES"
 }
 
-# bench NAME PAIR-ARGS...: one interleaved run, its summary row.
+# bench NAME CMD...: one interleaved run (CMD writes OUT/NAME.raw), its log in OUT/NAME.log.
 bench() {
 	local name=$1
 	shift
-	if ! "$@" >"$OUT/$name.log" 2>&1; then
-		echo "bench: $name failed, see $OUT/$name.log" >&2
-		printf '%-16s failed\n' "$name" >>"$SUMMARY"
-		return 0
-	fi
-	summarize "$name" "$OUT/$name.raw" "$OUT/$name.log"
+	"$@" >"$OUT/$name.log" 2>&1 || { note "$name failed, see $OUT/$name.log"; rm -f "$OUT/$name.raw"; }
 }
 
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-# same_sandbox SETPRIV...: whether the floor's sandbox shows what nsrun's does (mount ids,
+# as MODE CMD...: CMD as root, or as uid/gid 65534 with no groups.
+as() {
+	if [ "$1" = unpriv ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "${@:2}"
+	else
+		"${@:2}"
+	fi
+}
+
+uid_of() { if [ "$1" = unpriv ]; then echo 65534; else echo 0; fi; }
+
+# same_sandbox MODE: whether the floor's sandbox shows what nsrun's does (mount ids,
 # devices and peer groups aside).
 same_sandbox() {
 	local probe='cat /proc/self/mountinfo; grep -E "^(Cap|Uid|Gid|NoNewPriv)" /proc/self/status
 		cat /proc/self/uid_map /proc/self/gid_map; ls -la /dev | sed 1d; echo $$'
 	local a b
-	a=$("$@" "$NS" ${APP% *} /bin/sh -c "$probe" 2>&1 | sed -E 's/^[0-9]+ [0-9]+ [0-9]+:[0-9]+ //')
-	b=$("$@" "$FL" /bin/sh -c "$probe" 2>&1 | sed -E 's/^[0-9]+ [0-9]+ [0-9]+:[0-9]+ //')
+	a=$(as "$1" "$NS" ${APP% *} /bin/sh -c "$probe" 2>&1 | sed -E 's/^[0-9]+ [0-9]+ [0-9]+:[0-9]+ //')
+	b=$(as "$1" "$FL" /bin/sh -c "$probe" 2>&1 | sed -E 's/^[0-9]+ [0-9]+ [0-9]+:[0-9]+ //')
 	[ -n "$a" ] && [ "$a" = "$b" ]
 }
 
-echo "== 1. desktop-app sandbox ($RUNS rounds each)"
-for mode in root unpriv; do
-	u=() s=()
-	[ "$mode" = unpriv ] && u=(-u 65534) s=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	floor=(floor "$FL")
-	if ! same_sandbox "${s[@]}"; then
-		echo "bench: the floor's $mode sandbox differs from nsrun's: left out" >&2
-		floor=()
+# crun_bundle MODE: OUT/crun-MODE, the desktop-app sandbox as an OCI bundle: a root
+# directory with the same symlinks, /usr bound read-only, a fresh /proc (its sys, irq,
+# bus and sysrq-trigger read-only) and a tmpfs /dev with devpts, every namespace
+# --unshare-all makes (user, pid, net, ipc, uts, cgroup), the caller's id mapped onto
+# itself, no capabilities, no new privileges. crun runs it without cgroups
+# (--cgroup-manager=disabled: bwrap and nsrun make none), its state in OUT.
+crun_bundle() {
+	local b="$OUT/crun-$1" id
+	id=$(uid_of "$1")
+	mkdir -p "$OUT/crun-rootfs/usr" "$OUT/crun-rootfs/proc" "$OUT/crun-rootfs/dev" "$b" "$OUT/crun-state-$1"
+	ln -sfn usr/bin "$OUT/crun-rootfs/bin"
+	ln -sfn usr/lib "$OUT/crun-rootfs/lib"
+	ln -sfn usr/lib64 "$OUT/crun-rootfs/lib64"
+	chown "$id:$id" "$OUT/crun-state-$1"
+	cat >"$b/config.json" <<EOF
+{
+ "ociVersion": "1.0.2",
+ "process": {"terminal": false, "user": {"uid": $id, "gid": $id}, "args": ["/bin/true"],
+  "env": ["PATH=/usr/bin:/bin"], "cwd": "/", "noNewPrivileges": true},
+ "root": {"path": "$OUT/crun-rootfs", "readonly": false},
+ "mounts": [
+  {"destination": "/usr", "type": "bind", "source": "/usr", "options": ["rbind", "ro"]},
+  {"destination": "/proc", "type": "proc", "source": "proc", "options": ["nosuid", "nodev", "noexec"]},
+  {"destination": "/dev", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "nodev", "mode=755"]},
+  {"destination": "/dev/pts", "type": "devpts", "source": "devpts",
+   "options": ["nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620"]}
+ ],
+ "linux": {
+  "namespaces": [{"type": "user"}, {"type": "pid"}, {"type": "network"}, {"type": "ipc"},
+   {"type": "uts"}, {"type": "mount"}, {"type": "cgroup"}],
+  "uidMappings": [{"containerID": $id, "hostID": $id, "size": 1}],
+  "gidMappings": [{"containerID": $id, "hostID": $id, "size": 1}],
+  "readonlyPaths": ["/proc/sys", "/proc/irq", "/proc/bus", "/proc/sysrq-trigger"]
+ }
+}
+EOF
+}
+
+# crun_cmd MODE NAME: the crun command line running OUT/crun-MODE as container NAME.
+crun_cmd() {
+	echo "$OUT/crun --cgroup-manager=disabled --root $OUT/crun-state-$1 run --bundle $OUT/crun-$1 $2"
+}
+
+# CRUN_MODES: the modes in which crun ran its bundle once (exit 0); the others are noted.
+CRUN_MODES=
+if [ -z "$CRUN" ]; then
+	note "crun: not installed (CRUN=PATH adds it): its column is left out"
+elif ! cp "$CRUN" "$OUT/crun" 2>/dev/null; then
+	note "crun: $CRUN: not found: its column is left out"
+else
+	for mode in $MODES; do
+		crun_bundle "$mode"
+		# shellcheck disable=SC2046 # crun_cmd is one line of words
+		if err=$(as "$mode" $(crun_cmd "$mode" nsrun-bench-probe) 2>&1 </dev/null); then
+			CRUN_MODES="$CRUN_MODES $mode"
+		else
+			note "crun ($mode): left out, it failed on the bundle: $(echo "$err" | head -n 3 | tr '\n' ' ')"
+		fi
+	done
+fi
+has_crun() { case " $CRUN_MODES " in *" $1 "*) return 0 ;; esac; return 1; }
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date +%s)
+
+echo "== 1. start-up latency, desktop-app sandbox ($RUNS runs each)"
+for mode in $MODES; do
+	u=()
+	[ "$mode" = unpriv ] && u=(-u 65534)
+	extra=()
+	has_crun "$mode" && extra+=(crun "$(crun_cmd "$mode" nsrun-bench-pair)")
+	if same_sandbox "$mode"; then
+		extra+=(floor "$FL")
+	else
+		note "floor ($mode): bench/floor.c's sandbox differs from nsrun's: left out"
 	fi
 	bench "app-$mode" "$OUT/pair" -n "$RUNS" -w 5 "${u[@]}" -o "$OUT/app-$mode.raw" \
-		nsrun "$NS $APP" bwrap "$BW $APP" unshare "$UNS" "${floor[@]}"
+		nsrun "$NS $APP" bwrap "$BW $APP" "${extra[@]}" unshare "$UNS"
 done
 
-echo "== 2. --ro-bind / / with N host submounts (root)"
-for n in 0 100 1000; do
-	runs=$RUNS
-	[ "$n" -ge 1000 ] && runs=$((RUNS / 3 > 10 ? RUNS / 3 : 10))
+echo "== 2. sandboxes per second, 1, 2 and 4 in flight ($RATE_ROUNDS rounds of $RATE_BATCH)"
+for mode in $MODES; do
+	u=()
+	[ "$mode" = unpriv ] && u=(-u 65534)
+	extra=()
+	has_crun "$mode" && extra+=(crun "$(crun_cmd "$mode" nsrun-bench-%ID)")
+	bench "rate-$mode" "$OUT/rate" -j 1,2,4 -b "$RATE_BATCH" -r "$RATE_ROUNDS" "${u[@]}" \
+		-o "$OUT/rate-$mode.raw" nsrun "$NS $APP" bwrap "$BW $APP" "${extra[@]}"
+done
+
+echo "== 3. --ro-bind / / with N host submounts ($SUBRUNS runs each)"
+# One private mount namespace per count, each held by a sleep and given its tmpfs
+# submounts; pair enters them (ns=) so that every count and tool interleaves in one run.
+HOLDERS=()
+bench_cleanup() { if [ ${#HOLDERS[@]} -gt 0 ]; then kill "${HOLDERS[@]}" 2>/dev/null; fi; }
+COUNTS="0 100 500 1000"
+for n in $COUNTS; do
+	"$UNSHARE" -m --propagation private sleep infinity &
+	HOLDERS+=("$!")
+	# Past unshare's propagation change only once sleep runs.
+	while [ "$(cat "/proc/$!/comm" 2>/dev/null)" != sleep ]; do sleep 0.01; done
+	[ "$(readlink "/proc/$!/ns/mnt")" != "$(readlink /proc/self/ns/mnt)" ] || bench_die "no private mount namespace"
 	# shellcheck disable=SC2016 # expanded by the inner bash
-	bench "submounts-$n" unshare -m --propagation private bash -c '
-		set -e
-		mkdir -p "$1/sub"
+	nsenter -t "$!" -m bash -c 'set -e; mount --make-rprivate /
 		for ((i = 0; i < $2; i++)); do
 			mkdir -p "$1/sub/$i"
 			mount -t tmpfs -o size=64k "bench$i" "$1/sub/$i"
-		done
-		exec "${@:3}"' bench "$OUT" "$n" \
-		"$OUT/pair" -n "$runs" -w 2 -o "$OUT/submounts-$n.raw" \
-		nsrun "$NS --ro-bind / / /bin/true" bwrap "$BW --ro-bind / / /bin/true"
+		done' bench "$OUT" "$n"
+done
+for mode in $MODES; do
+	u=() floor="$UNSHARE -m /bin/true"
+	# As 65534 the floor needs a user namespace of its own to make a mount namespace.
+	[ "$mode" = unpriv ] && u=(-u 65534) floor="$UNSHARE -U -r -m /bin/true"
+	cases=() i=0
+	for n in $COUNTS; do
+		mnt=/proc/${HOLDERS[i++]}/ns/mnt
+		cases+=("nsrun@$n" "ns=$mnt $NS --ro-bind / / /bin/true" "bwrap@$n" "ns=$mnt $BW --ro-bind / / /bin/true"
+			"unshare-m@$n" "ns=$mnt $floor")
+	done
+	bench "sub-$mode" "$OUT/pair" -n "$SUBRUNS" -w 2 "${u[@]}" -o "$OUT/sub-$mode.raw" "${cases[@]}"
 done
 
 {
+	echo "nsrun bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(($(date +%s) - started)) s"
+	echo "command: RUNS=$RUNS SUBRUNS=$SUBRUNS RATE_BATCH=$RATE_BATCH RATE_ROUNDS=$RATE_ROUNDS ${command[*]}"
+	echo "machine: Linux $(uname -r) $(uname -m), $(nproc) cpus ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1))"
+	echo "load: $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+	echo "nsrun: $NSRUN ($("$NS" --version | head -n1))"
+	echo "bwrap: $BWRAP ($("$BW" --version))"
+	if [ -n "$CRUN_MODES" ]; then echo "crun: $CRUN ($("$OUT/crun" --version | head -n1)), in:$CRUN_MODES"; fi
+	echo "unshare: $("$UNSHARE" --version)"
+	echo "modes: root, and 65534 (uid/gid 65534, no groups)"
+	sed 's/^/note: /' "$NOTES"
 	echo
-	echo "nsrun bench: $(uname -r), $(nproc) cpus, load $load_before -> $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "bwrap: $BWRAP ($("$BW" --version)); nsrun: $NSRUN ($("$NS" --version | head -n1))"
-	echo "unshare: $UNS"
-	printf '%-16s %8s %8s %8s | %15s | %15s | %15s | %20s | %20s\n' "" "median" "wall ms" "" \
-		"nsrun/bwrap" "nsrun/unshare" "floor" "cpu ms (tree)" "peak RSS KiB"
-	printf '%-16s %8s %8s %8s | %7s %7s | %7s %7s | %7s %7s | %6s %6s %6s | %6s %6s %6s\n' case \
-		nsrun bwrap unshare median paired median paired ns/fl fl/uns nsrun bwrap unsh nsrun bwrap unsh
-	cat "$SUMMARY"
-	echo "(median: ratio of the medians; paired: median of the per-round ratios;"
-	echo " ns/fl: nsrun over bench/floor.c, fl/uns: the floor over unshare, of the medians)"
-	echo "raw results: $OUT"
-} | tee "$OUT/report.txt"
+	"$PY" "$here/report.py" "$OUT"
+} >"$SUMMARY"
+"$PY" "$here/plot.py" "$OUT/results.json" "$OUT/bench-results.svg" \
+	"nsrun $("$NS" --version | head -n1 | sed 's/^nsrun //') against $("$BW" --version), Linux $(uname -r), $(nproc) cpus"
+cat "$SUMMARY"
+echo
+echo "summary: $SUMMARY"
+echo "plot:    $OUT/bench-results.svg"
+echo "raw:     $OUT"

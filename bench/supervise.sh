@@ -12,23 +12,10 @@
 # without sanitizers.
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd -P)
-NSRUN=$(readlink -f "${1:-${NSRUN:-./nsrun}}")
-RUNS=${RUNS:-200}
 MODES=${MODES:-root unpriv}
-[ "$(id -u)" = 0 ] || { echo "bench/supervise.sh: run as root" >&2; exit 1; }
-[ -x "$NSRUN" ] || { echo "bench/supervise.sh: no $NSRUN" >&2; exit 1; }
-if ldd "$NSRUN" 2>/dev/null | grep -q 'libasan\|libubsan'; then
-	echo "bench/supervise.sh: $NSRUN is a sanitizer build; configure a plain one" >&2
-	exit 1
-fi
-
-OUT=$(mktemp -d /tmp/nsrun-bench-sup.XXXXXX)
-trap 'rm -rf "$OUT"' EXIT
-chmod 0755 "$OUT"
-cc -O2 -o "$OUT/pair" "$here/pair.c"
-cp "$NSRUN" "$OUT/nsrun"
-NS="$OUT/nsrun"
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_init supervise 200 "${1:-}"
 
 # bench/run.sh's APP, the payload last (pair splits on spaces).
 APP="--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
@@ -38,14 +25,12 @@ RL="--rlimit nofile=1024 --rlimit as=4G"
 run_mode() {
 	local mode=$1 u=()
 	[ "$mode" = unpriv ] && u=(-u 65534)
-	"$OUT/pair" -n "$RUNS" -w 5 "${u[@]}" -o "$OUT/$mode.raw" \
+	bench_table "$mode" "${u[@]}" \
 		plain "$NS $APP /bin/true" \
 		timeout "$NS $APP --timeout 60 /bin/true" \
 		forward "$NS $APP --forward-signals /bin/true" \
 		rlimit "$NS $APP $RL /bin/true" \
-		all "$NS $APP --timeout 60 --forward-signals $RL /bin/true" >"$OUT/$mode.log" 2>&1 ||
-		{ cat "$OUT/$mode.log" >&2; return 1; }
-	python3 "$here/overhead.py" "$OUT/$mode.raw" "$OUT/$mode.log" "$mode"
+		all "$NS $APP --timeout 60 --forward-signals $RL /bin/true"
 }
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); $RUNS rounds"

@@ -169,7 +169,7 @@ legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh tests/kernels/*.sh \
-		tests/tap.sh tests/modes.sh tests/meta/*.sh completions/bash/nsrun .ci/run \
+		tests/tap.sh tests/modes.sh tests/meta/*.sh bench/*.sh completions/bash/nsrun .ci/run \
 		.ci/deb .ci/trixie packaging/build-deb.sh packaging/debian/tests/smoke packaging/debian/tests/smoke-root \
 		packaging/debian/tests/bwrap-dropin packaging/debian/tests/installcheck \
 		packaging/debian/nsrun.postinst packaging/debian/nsrun-bwrap.preinst packaging/debian/nsrun-bwrap.postrm
@@ -177,6 +177,15 @@ lint:
 
 format-check:
 	cd $(top_srcdir) && clang-format --style=file -n --Werror src/*.[ch]
+
+# bench: bench/run.sh on this build's nsrun (as root, on a build without sanitizers):
+# start-up p50/p99, sandboxes per second, peak RSS and per-submount cost against
+# bubblewrap 0.13.1 (and crun where installed); the summary and an SVG land in OUT.
+# RUNS, SUBRUNS, RATE_BATCH, RATE_ROUNDS, OUT, BWRAP and CRUN pass on from make's
+# command line or the environment.
+bench: nsrun$(EXEEXT)
+	bash $(top_srcdir)/bench/run.sh '$(abs_top_builddir)/nsrun$(EXEEXT)'
+EXTRA_DIST += bench
 
 # The reference bwraps for tests/compat and check-upstream, built once per `make check`
 # into the build tree from ../shared/oracle beside the source tree, or
@@ -246,7 +255,7 @@ deb: dist
 EXTRA_DIST += packaging
 .PHONY: check-build deb
 
-.PHONY: fuzz check-legacy lint format-check oracle-build check-upstream
+.PHONY: fuzz check-legacy lint format-check oracle-build check-upstream bench
 
 # check-flatpak: Flatpak 1.14's installed tests (Debian's flatpak-tests) and
 # tests/compat/flatpak-e2e.sh with FLATPAK_BWRAP = the oracle, nsrun, and a symlink named
