@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-sec-report.sh: attacks on --report-fd's observer (issue 36's review). The observer
+# must never change what the command may do, nor let the command stop nsrun's monitor:
+# with the report on, --timeout must still end a command that attacks the monitor's
+# reads of its memory.
+# shellcheck disable=SC2317 # cases run via for_each_mode
+# shellcheck source=tests/integration/lib.sh
+. "${top_srcdir:?}/tests/integration/lib.sh"
+
+need_ns
+also_without_userns
+
+cp "$NSRUN_HELPERS/report-attack" "$BIN/report-attack"
+
+# descendants PID: PID's children, their children, and so on (all started by this test).
+descendants() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
+# nsrun_deadline SECS ARGS...: nsrun ARGS in the current mode, killed (status 137) with
+# every process it started if it has not ended after SECS seconds: a monitor that hangs
+# must fail the case, not the suite (a monitor stuck on the command's memory only lets go
+# once the command is gone).
+nsrun_deadline() {
+	local secs=$1 pid i
+	shift
+	nsrun "$@" &
+	pid=$!
+	for ((i = 0; i < secs * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	# shellcheck disable=SC2046 # one pid a word
+	kill -KILL "$pid" $(descendants "$pid") 2>/dev/null
+	wait "$pid"
+}
+
+# A name in memory that a userfaultfd serves and never does: the monitor's
+# process_vm_readv of it would wait for good, and --timeout would never fire.
+case_uffd() {
+	local d rc start took
+	d=$(mode_dir uffd)
+	nsrun --unshare-pid --dev-bind / / --ro-bind "$d" "$d" --timeout 2 \
+		-- "$BIN/report-attack" uffd-open >"$d/control" 2>&1
+	rc=$?
+	if [ "$rc" = 77 ] || ! grep -q armed "$d/control"; then
+		skip "no userfaultfd that serves the kernel's faults in this mode"
+		return
+	fi
+	check_eq "control: --timeout ends the command (124)" 124 "$rc"
+	start=$(date +%s)
+	nsrun_deadline 12 --unshare-pid --dev-bind / / --ro-bind "$d" "$d" --report-fd 3 \
+		--timeout 2 -- "$BIN/report-attack" uffd-open >"$d/out" 2>&1 3>"$d/report"
+	rc=$?
+	took=$(($(date +%s) - start))
+	check_eq "a name behind a userfaultfd does not stop the monitor: --timeout still fires" \
+		124 "$rc"
+	check "... within the deadline's grace ($took s)" [ "$took" -lt 10 ]
+}
+
+# (runs as root only: a userfaultfd for the kernel's faults needs CAP_SYS_PTRACE or
+# /dev/userfaultfd, 0600 root, unless vm.unprivileged_userfaultfd is 1)
+for_each_mode case_uffd
+
+done_testing
