@@ -63,6 +63,22 @@ case_uffd() {
 	check "... within the deadline's grace ($took s)" [ "$took" -lt 10 ]
 }
 
+# Names that are no UTF-8 but look like it (a UTF-16 surrogate, an overlong form, a
+# code point past U+10FFFF) and control characters: every line is strict UTF-8 JSON.
+case_names() {
+	local d
+	d=$(mode_dir names)
+	nsrun --unshare-pid --ro-bind / / --ro-bind "$d" "$d" --report-fd 3 -- sh -c '
+		for n in "\355\240\200" "\340\200\257" "\364\220\200\200" "\300\257" \
+			"a\nb\"c\\\\d\001"; do
+			true >"$1/$(printf "$n")" 2>/dev/null
+		done; true' _ "$d" 3>"$d/report"
+	check_eq "five names, five lines" 5 "$(wc -l <"$d/report")"
+	check "every line is strict UTF-8" perl -MEncode -ne \
+		'Encode::decode("UTF-8", $_, Encode::FB_CROAK)' "$d/report"
+}
+for_each_mode case_names
+
 # (runs as root only: a userfaultfd for the kernel's faults needs CAP_SYS_PTRACE or
 # /dev/userfaultfd, 0600 root, unless vm.unprivileged_userfaultfd is 1)
 for_each_mode case_uffd
