@@ -4,7 +4,7 @@
 # must never change what the command may do, nor let the command stop nsrun's monitor:
 # with the report on, --timeout must still end a command that attacks the monitor's
 # reads of its memory.
-# shellcheck disable=SC2317 # cases run via for_each_mode
+# shellcheck disable=SC2317,SC2016 # cases run via for_each_mode; sh and perl expand their own
 # shellcheck source=tests/integration/lib.sh
 . "${top_srcdir:?}/tests/integration/lib.sh"
 
