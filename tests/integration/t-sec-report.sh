@@ -79,6 +79,19 @@ case_names() {
 }
 for_each_mode case_names
 
+# A question with a newline in it is still a one-line usage error (exit 1).
+case_question() {
+	local q out rc
+	local MODE=
+	for q in $'wr\nite:/x' $'connect:8\n0' $'write:\n'; do
+		out=$("$NSRUN" --explain "$q" -- true 2>&1)
+		rc=$?
+		check_eq "--explain $(printf %q "$q"): exit 1, one line" \
+			"1 1" "$rc $(printf '%s\n' "$out" | wc -l)"
+	done
+}
+case_question
+
 # (runs as root only: a userfaultfd for the kernel's faults needs CAP_SYS_PTRACE or
 # /dev/userfaultfd, 0600 root, unless vm.unprivileged_userfaultfd is 1)
 for_each_mode case_uffd
