@@ -83,7 +83,7 @@ for_each_mode case_names
 case_question() {
 	local q out rc
 	local MODE=
-	for q in $'wr\nite:/x' $'connect:8\n0' $'write:\n'; do
+	for q in $'wr\nite:/x' $'connect:8\n0' $'\nwrite:/x'; do
 		out=$("$NSRUN" --explain "$q" -- true 2>&1)
 		rc=$?
 		check_eq "--explain $(printf %q "$q"): exit 1, one line" \
