@@ -107,16 +107,24 @@ int explain_parse(const char *arg, struct explain_query *q, struct nsrun_error *
 {
 	const char *colon = strchr(arg, ':');
 
+	/* shown escaped, so that a newline in the question cannot make a second line */
+	_cleanup_free_ char *shown = NULL;
+
 	*q = (struct explain_query){ 0 };
-	if (!colon || lookup_access(arg, (size_t)(colon - arg), &q->access) < 0)
+	if (!colon || lookup_access(arg, (size_t)(colon - arg), &q->access) < 0) {
+		shown = json_escape(arg);
 		return error_set(err, 0,
 				 "--explain: unknown access in '%s' (read, write, create, remove, "
 				 "rename, link, truncate, execute, connect, bind, send or signal)",
-				 arg);
+				 shown);
+	}
 	q->target = xstrdup(colon + 1);
 	if (parse_target(q) < 0) {
-		int r = error_set(err, 0, "--explain: '%s' is not a target for %s", q->target,
-				  access_name(q->access));
+		int r;
+
+		shown = json_escape(q->target);
+		r = error_set(err, 0, "--explain: '%s' is not a target for %s", shown,
+			      access_name(q->access));
 
 		explain_query_free(q);
 		return r;

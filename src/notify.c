@@ -21,10 +21,14 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdint.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "macros.h"
@@ -48,6 +52,8 @@
 #endif
 
 #define NOTIFY_AT_FDCWD (-100)
+/* How long the monitor waits for a read of the caller (its memory, its root) */
+#define NOTIFY_READ_MS 1000
 
 /* One call's arguments: where each name is, and from which directory it starts. */
 struct call {
@@ -163,7 +169,130 @@ static void read_comm(pid_t pid, char *comm, size_t size)
 	comm[strcspn(comm, "\n")] = '\0';
 }
 
-void notify_find(struct notify_event *ev)
+/* size bytes from fd within ms milliseconds, all of them or false. */
+static bool read_within(int fd, void *buf, size_t size, int ms)
+{
+	struct pollfd q = { .fd = fd, .events = POLLIN };
+	uint64_t end = now_ms() + (uint64_t)ms;
+	size_t got = 0;
+
+	while (got < size) {
+		uint64_t t = now_ms();
+		int r = t < end ? poll(&q, 1, (int)(end - t)) : 0;
+		ssize_t n;
+
+		if (r == 0 || (r < 0 && errno != EINTR))
+			return false;
+		if (r < 0)
+			continue;
+		n = read(fd, (char *)buf + got, size - got);
+		if (n == 0 || (n < 0 && errno != EINTR))
+			return false;
+		got += n > 0 ? (size_t)n : 0;
+	}
+	return true;
+}
+
+/* The call being read: what the reader's read_now reads. */
+struct call_copy {
+	int nr;
+	pid_t pid;
+	__u64 args[6];
+};
+static struct call_copy reading;
+
+/* One request to the reader and its answer. */
+struct reader_msg {
+	bool (*work)(struct notify_event *ev);
+	struct call_copy call;
+	struct notify_event ev;
+	bool ok;
+};
+
+/* The reader (a child of the monitor), the monitor's end of its socket, one reader
+ * given up on (or -1), and the listener, which the reader closes (one stuck must not
+ * keep the filter's listener open once the monitor closes it). */
+static pid_t reader_pid = -1, stuck_reader = -1;
+static int reader_fd = -1, reader_closes = -1;
+
+static _Noreturn void reader_loop(int fd)
+{
+	static struct reader_msg m;
+
+	while (recv(fd, &m, sizeof(m), 0) == (ssize_t)sizeof(m)) {
+		reading = m.call;
+		m.ok = m.work(&m.ev);
+		if (send(fd, &m, sizeof(m), MSG_NOSIGNAL) != (ssize_t)sizeof(m))
+			break;
+	}
+	_exit(0);
+}
+
+static bool reader_start(void)
+{
+	int sv[2];
+	pid_t monitor = getpid();
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return false;
+	reader_pid = fork();
+	if (reader_pid == 0) {
+		close(sv[0]);
+		if (reader_closes >= 0)
+			close(reader_closes);
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != monitor)
+			_exit(0);
+		reader_loop(sv[1]);
+	}
+	close(sv[1]);
+	if (reader_pid < 0) {
+		close(sv[0]);
+		return false;
+	}
+	reader_fd = sv[0];
+	return true;
+}
+
+/* Whether no reader given up on is left (reaped here, or by the supervisor). */
+static bool reader_ended(void)
+{
+	if (stuck_reader > 0 && waitpid(stuck_reader, NULL, WNOHANG) == 0)
+		return false;
+	stuck_reader = -1;
+	return true;
+}
+
+/* Runs work(ev) in the reader, a child of the monitor, and gives up after
+ * NOTIFY_READ_MS. The command decides what the reads meet: a name in memory that its
+ * own userfaultfd serves, or a file of its own FUSE mount, makes process_vm_readv or a
+ * lookup wait for good, uninterruptibly; the monitor must not wait with it (--timeout
+ * would never fire). A reader given up on is killed; it lets go once the command's
+ * memory or mount goes, and until then nothing more is read (no entries; the calls go
+ * on all the same). */
+static bool bounded(bool (*work)(struct notify_event *), struct notify_event *ev)
+{
+	static struct reader_msg m;
+
+	if (!reader_ended() || (reader_fd < 0 && !reader_start()))
+		return false;
+	m.work = work;
+	m.call = reading;
+	m.ev = *ev;
+	if (send(reader_fd, &m, sizeof(m), MSG_NOSIGNAL) == (ssize_t)sizeof(m) &&
+	    read_within(reader_fd, &m, sizeof(m), NOTIFY_READ_MS)) {
+		*ev = m.ev;
+		return m.ok;
+	}
+	kill(reader_pid, SIGKILL);
+	stuck_reader = reader_pid;
+	reader_pid = -1;
+	close(reader_fd);
+	reader_fd = -1;
+	return false;
+}
+
+static bool find(struct notify_event *ev)
 {
 	_cleanup_close_ int root = -1;
 	char proc[64], dir[PATH_MAX], *slash;
@@ -181,6 +310,15 @@ void notify_find(struct notify_event *ev)
 			*(slash == dir ? slash + 1 : slash) = '\0';
 		nm->parent_exists = exists_in_root(root, dir);
 	}
+	return true;
+}
+
+void notify_find(struct notify_event *ev)
+{
+	struct notify_event found = *ev;
+
+	if (bounded(find, &found))
+		*ev = found;
 }
 
 /* An open's flags say what it does; a read-only open without O_TRUNC is nothing here. */
@@ -344,13 +482,22 @@ static bool read_call(const struct call *c, struct notify_event *ev)
 	}
 }
 
-/* Reads the call; false when any of it could not be read. */
+static bool read_now(struct notify_event *ev)
+{
+	struct call c = { .nr = reading.nr, .args = reading.args, .pid = reading.pid };
+
+	return read_call(&c, ev);
+}
+
+/* Reads the call, in a reader that cannot hold the monitor; false when any of it could
+ * not be read. */
 static bool read_event(const struct seccomp_notif *req, struct notify_event *ev)
 {
-	struct call c = { .nr = req->data.nr, .args = req->data.args, .pid = (pid_t)req->pid };
-
 	*ev = (struct notify_event){ .pid = (pid_t)req->pid };
-	return read_call(&c, ev);
+	reading.nr = req->data.nr;
+	reading.pid = (pid_t)req->pid;
+	memcpy(reading.args, req->data.args, sizeof(reading.args));
+	return bounded(read_now, ev);
 }
 
 int notify_serve(int listener, notify_fn fn, void *arg)
@@ -365,6 +512,7 @@ int notify_serve(int listener, notify_fn fn, void *arg)
 	bool read;
 
 	memset(&u, 0, sizeof(u));
+	reader_closes = listener;
 	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &u.req) < 0)
 		return errno == EINTR || errno == ENOENT ? 0 : -errno;
 	read = read_event(&u.req, &ev);

@@ -18,6 +18,7 @@ test_helpers += tests/helpers/seccomp-listen
 tests_helpers_seccomp_listen_LDADD =
 # bwrap 0.12/0.13 additions: a FUSE mount that cannot be remounted (--not-a-security-boundary)
 test_helpers += tests/helpers/fuse-broken
+test_helpers += tests/helpers/report-attack
 check_PROGRAMS += $(test_helpers)
 # The probe is static and uninstrumented so it runs in a sandbox with no /usr.
 tests_helpers_nsrun_probe_CFLAGS = $(WARN_CFLAGS)
@@ -72,6 +73,7 @@ integration_tests += tests/integration/t-landlock.sh tests/integration/t-sec-lan
 integration_tests += tests/integration/t-explain.sh
 # issue 36: --report-fd, the denial report
 integration_tests += tests/integration/t-report.sh
+integration_tests += tests/integration/t-sec-report.sh
 # area: seccomp guards
 integration_tests += tests/integration/t-sec-exec.sh
 # area: noexec under --landlock-exec
