@@ -402,8 +402,13 @@ static void kernel_entry(struct report *r, const struct audit_event *ev)
 		e.address = port_addr;
 		e.port = q.port;
 		e.proto = strstr(ev->blockers, "udp") ? "udp" : "tcp";
+		if (!port_addr[0])
+			e.address = NULL; /* a bind to any address logs none */
 	} else if (unix_sock) {
 		e.access = "connect unix";
+	} else if (acc == EXPLAIN_SIGNAL) {
+		e.access = "signal"; /* to a process outside the domain: no path */
+		e.path = NULL;
 	}
 	if (agrees) {
 		e.option = a.option;
