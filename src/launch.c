@@ -186,12 +186,15 @@ static bool observes_net(const struct plan *plan)
 /* --report-fd's observer, after every other filter so that it sees only what they let
  * through and can change nothing of theirs: the listener, or -1 when it could not be
  * installed (the report then says so; the command runs as it would without). */
-static int observe(const struct plan *plan)
+static int observe(const struct launch_ctx *ctx)
 {
+	const struct plan *plan = ctx->plan;
 	struct nsrun_error ignored;
 	unsigned what = SECCOMP_OBSERVE_FILES;
 
-	if (plan->sync.report_fd < 0)
+	/* With --landlock-only, Landlock is every layer there is: where the kernel's audit
+	 * records speak for it, no observer (and none of its side effects). */
+	if (plan->sync.report_fd < 0 || (plan->landlock.only && ctx->landlock.log_exec))
 		return -1;
 	if ((plan->landlock.exec && plan->landlock.exec[0]) || plan->hide.hide || plan->hide.allow)
 		what |= SECCOMP_OBSERVE_EXEC;
@@ -268,7 +271,7 @@ _noreturn_ void launch_payload(const struct launch_ctx *ctx, char **envp, const 
 	if (ctx->parent_life_fd >= 0)
 		close(ctx->parent_life_fd);
 	if (ctx->mode != LAUNCH_IN_PLACE)
-		send_marker(ctx->error_fd, observe(plan));
+		send_marker(ctx->error_fd, observe(ctx));
 	environ = envp;
 	if (log_debug_on()) {
 		_cleanup_free_ char *args = strv_join(plan->proc.argv, " ");

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "audit.h"
 #include "landlock.h"
 #include "notify.h"
 #include "plan.h"
@@ -33,6 +34,21 @@ struct report {
 	size_t n_keys;
 	struct report_count *by_option;
 	size_t n_by_option;
+	/* The Landlock layer's source: the kernel's audit records (audit_fd >= 0), else
+	 * inferred for the reason not_kernel. */
+	int audit_fd;
+	const char *not_kernel;
+	uint32_t lost_start;  /* AUDIT_GET's lost counter when the run started */
+	uint64_t lost;	      /* its rise, and receive overruns */
+	const pid_t *command; /* the command's pid as the monitor knows it (0: not yet) */
+	struct audit_assembler audit;
+	struct audit_event *pending; /* events before the command's pid was known */
+	size_t n_pending;
+	struct {
+		uint64_t id;
+		bool ours;
+	} * domains; /* the Landlock domains seen allocated, and whether nsrun's */
+	size_t n_domains;
 };
 
 /* One refusal. */
@@ -46,6 +62,7 @@ struct report_entry {
 	int port;	     /* and its port, or -1: a path */
 	const char *proto;   /* "tcp" or "udp" */
 	const char *layer, *option, *rule, *error, *why;
+	const char *blockers; /* the kernel's entries: as logged; NULL: inferred */
 };
 
 void report_init(struct report *r, const struct plan *plan, const struct landlock_desc *desc,
@@ -60,6 +77,14 @@ char *report_add(struct report *r, const struct report_entry *e);
 /* The observer's callback (a notify_fn; arg is the struct report): asks the evaluator
  * and writes the line of a refusal by nsrun's rules. */
 void report_event(void *arg, struct notify_event *ev);
+
+/* The audit socket is readable: its records assembled and the Landlock denials of
+ * nsrun's own domain written. < 0 when the socket is broken. */
+int report_audit_serve(struct report *r, int fd);
+/* At the end: what is still in flight, then the lost counter. */
+void report_audit_drain(struct report *r);
+/* One event: pure but for the write. */
+void report_audit_event(struct report *r, const struct audit_event *ev);
 
 /* The status document's "report" object (malloc'd). Pure. */
 char *report_summary_json(const struct report *r);

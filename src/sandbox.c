@@ -29,6 +29,7 @@
 #include "launch.h"
 #include "landlock.h"
 #include "reaper.h"
+#include "audit.h"
 #include "report.h"
 #include "setup.h"
 #include "status.h"
@@ -52,6 +53,9 @@ struct monitor {
 	const struct plan *ladder;	  /* the plan as given, with its --fallback items */
 	struct bridge_relay bridge;	  /* --bridge's relay (pid 0: none) */
 	struct report report;		  /* --report-fd (fd -1: off) */
+	int audit_fd;			  /* its kernel source for Landlock, or -1 */
+	const char *not_kernel;		  /* else why not */
+	uint32_t audit_lost;		  /* audit's lost counter before the run */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -257,9 +261,9 @@ static int payload_status(struct monitor *mon)
 static void close_monitor_fds(struct monitor *mon)
 {
 	const struct plan *plan = mon->plan;
-	int keep[] = { mon->error_fd,	  mon->status_fd,      plan->sync.json_status_fd,
-		       mon->life_fd,	  mon->sup.sig_fd,     mon->sup.timer_fd,
-		       mon->bridge.pidfd, plan->sync.report_fd };
+	int keep[] = { mon->error_fd,	  mon->status_fd,	plan->sync.json_status_fd,
+		       mon->life_fd,	  mon->sup.sig_fd,	mon->sup.timer_fd,
+		       mon->bridge.pidfd, plan->sync.report_fd, mon->audit_fd };
 	int clean[ARRAY_SIZE(keep) + CGROUP_MAX_FDS];
 	size_t n = cgroup_fds(&mon->cg, clean);
 
@@ -320,6 +324,9 @@ static int monitor_end(struct monitor *mon, int status, bool ran)
 	bridge_stop(&mon->bridge);
 	if (mon->sup.timed_out)
 		status = NSRUN_EXIT_TIMEOUT;
+	/* The kernel's last records of the command come after it ended. */
+	if (ran && mon->report.fd >= 0)
+		report_audit_drain(&mon->report);
 	if (!ran || fd < 0)
 		return status;
 	/* What the sandbox used is final once nothing of it runs. */
@@ -681,6 +688,12 @@ static int serve_report(void *arg, int fd)
 	return notify_serve(fd, report_event, arg);
 }
 
+/* And the kernel's records, where it is the source. */
+static int serve_audit(void *arg, int fd)
+{
+	return report_audit_serve(arg, fd);
+}
+
 /* The monitor with its supervision (signals, --timeout; nothing without those options);
  * the terminal goes back to nsrun's own process group whatever happens. */
 static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
@@ -697,6 +710,15 @@ static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
 		report_init(&mon->report, plan, mon->landlock, plan->sync.report_fd);
 		mon->sup.watch_serve = serve_report;
 		mon->sup.watch_arg = &mon->report;
+		mon->report.not_kernel = mon->not_kernel;
+		mon->report.command = &mon->sup.command;
+	}
+	if (plan->sync.report_fd >= 0 && mon->audit_fd >= 0) {
+		mon->report.audit_fd = mon->audit_fd;
+		mon->report.lost_start = mon->audit_lost;
+		mon->sup.own_fd = mon->audit_fd;
+		mon->sup.own_serve = serve_audit;
+		mon->sup.own_arg = &mon->report;
 	}
 	r = supervise_start(&mon->sup, plan, mon->child, setup_command_depth(ctx), err);
 	if (r < 0) {
@@ -710,6 +732,8 @@ static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
 	report_free(&mon->report);
 	if (mon->sup.watch_fd >= 0)
 		close(mon->sup.watch_fd);
+	if (mon->audit_fd >= 0)
+		close(mon->audit_fd);
 	return r;
 }
 
@@ -832,6 +856,21 @@ static void monitor_ends(struct monitor *mon, struct channels *c)
 
 /* Everything nsrun decides before it starts anything: the context, and a boundary that
  * cannot be built here fails closed now. */
+/* --report-fd's source for the Landlock layer, chosen once: the kernel's audit records
+ * where the monitor may read them (the command's denials are then logged after exec, to
+ * the system's audit log too), else inferred. Audit is never switched on here. */
+static void choose_source(struct monitor *mon, struct launch_ctx *ctx)
+{
+	bool enabled;
+
+	mon->not_kernel = audit_open_reader(ctx->landlock.abi, &mon->audit_fd);
+	if (mon->not_kernel)
+		return;
+	ctx->landlock.log_exec = true;
+	if (audit_status(&enabled, &mon->audit_lost) < 0)
+		mon->audit_lost = 0;
+}
+
 static int prepare(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
@@ -852,6 +891,8 @@ static int prepare(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_err
 		if (r < 0)
 			return r;
 		mon->landlock = &ctx->landlock;
+		if (plan->sync.report_fd >= 0)
+			choose_source(mon, ctx);
 	}
 	ctx->proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx->proc_fd < 0)
@@ -919,8 +960,9 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			       .go_fd = -1,
 			       .status_fd = -1,
 			       .life_fd = -1,
-			       .sup = { .sig_fd = -1, .timer_fd = -1, .watch_fd = -1 },
-			       .report = { .fd = -1 },
+			       .sup = { .sig_fd = -1, .timer_fd = -1, .watch_fd = -1, .own_fd = -1 },
+			       .report = { .fd = -1, .audit_fd = -1 },
+			       .audit_fd = -1,
 			       .cg = CGROUP_INIT,
 			       .fallback = rep,
 			       .ladder = ladder,

@@ -102,6 +102,9 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 	bool tty = sup->tty;
 	int (*watch_serve)(void *, int) = sup->watch_serve;
 	void *watch_arg = sup->watch_arg;
+	int own_fd = sup->own_fd;
+	int (*own_serve)(void *, int) = sup->own_serve;
+	void *own_arg = sup->own_arg;
 	sigset_t set;
 
 	*sup = (struct supervisor){ .plan = plan,
@@ -115,7 +118,10 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 				    .relay = relay,
 				    .watch_fd = -1,
 				    .watch_serve = watch_serve,
-				    .watch_arg = watch_arg };
+				    .watch_arg = watch_arg,
+				    .own_fd = own_fd,
+				    .own_serve = own_serve,
+				    .own_arg = own_arg };
 	sigemptyset(&set);
 	for (size_t i = 0; plan->sup.forward_signals && i < ARRAY_SIZE(forwarded); i++)
 		sigaddset(&set, forwarded[i]);
@@ -134,7 +140,7 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 		if (sup->timer_fd < 0 || arm(sup->timer_fd, plan->sup.timeout_ms) < 0)
 			return error_set(err, errno, "--timeout: timerfd");
 	}
-	sup->active = sup->sig_fd >= 0 || sup->timer_fd >= 0 || sup->watch_serve;
+	sup->active = sup->sig_fd >= 0 || sup->timer_fd >= 0 || sup->watch_serve || sup->own_serve;
 	return 0;
 }
 
@@ -467,13 +473,14 @@ static int on_watch(struct supervisor *sup, short revents)
 	return -1;
 }
 
-/* Serves signals, the timer and the watched fd until fd is readable (or hung up). */
+/* Serves signals, the timer and the watched fds until fd is readable (or hung up). */
 static void wait_fd(struct supervisor *sup, int fd)
 {
-	struct pollfd p[4] = { { .fd = fd, .events = POLLIN },
+	struct pollfd p[5] = { { .fd = fd, .events = POLLIN },
 			       { .fd = sup->sig_fd, .events = POLLIN },
 			       { .fd = sup->timer_fd, .events = POLLIN },
-			       { .fd = sup->watch_fd, .events = POLLIN } };
+			       { .fd = sup->watch_fd, .events = POLLIN },
+			       { .fd = sup->own_serve ? sup->own_fd : -1, .events = POLLIN } };
 
 	for (;;) {
 		/* A stop of pid 1's child raises no SIGCHLD here: with the terminal, look. */
@@ -492,6 +499,9 @@ static void wait_fd(struct supervisor *sup, int fd)
 			on_timer(sup);
 		if (p[3].revents && on_watch(sup, p[3].revents) < 0)
 			p[3].fd = -1;
+		/* The monitor's own fd stays open (it is drained at the end). */
+		if (p[4].revents && sup->own_serve(sup->own_arg, sup->own_fd) < 0)
+			p[4].fd = -1;
 		if (p[0].revents)
 			return;
 	}

@@ -46,6 +46,11 @@ struct supervisor {
 	bool watch_passed; /* the fd to watch arrived */
 	int (*watch_serve)(void *arg, int fd);
 	void *watch_arg;
+	/* And one the monitor opened itself (the audit socket of --report-fd), or -1;
+	 * served the same way. */
+	int own_fd;
+	int (*own_serve)(void *arg, int fd);
+	void *own_arg;
 };
 
 /* Whether any supervision option was given (the status fd then says more). */

@@ -19,6 +19,9 @@ tests_helpers_seccomp_listen_LDADD =
 # bwrap 0.12/0.13 additions: a FUSE mount that cannot be remounted (--not-a-security-boundary)
 test_helpers += tests/helpers/fuse-broken
 test_helpers += tests/helpers/report-attack
+# issue 36: switches audit on in a throwaway guest (tests/kernels), never on a host
+test_helpers += tests/helpers/audit-enable
+tests_helpers_audit_enable_LDADD =
 check_PROGRAMS += $(test_helpers)
 # The probe is static and uninstrumented so it runs in a sandbox with no /usr.
 tests_helpers_nsrun_probe_CFLAGS = $(WARN_CFLAGS)
@@ -51,6 +54,7 @@ unit_tests += \
 unit_tests += tests/unit/test-doctor tests/unit/test-apparmor
 unit_tests += tests/unit/test-explain
 unit_tests += tests/unit/test-report
+unit_tests += tests/unit/test-audit
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)

@@ -296,6 +296,45 @@ orphan() {
 }
 for_each_mode orphan
 
+# The Landlock layer's source. On a host nsrun never switches audit on: with audit off (or
+# as a user, or below ABI 7) the entries stay inferred, the summary says why not the
+# kernel, and AUDIT_GET says the same before and after. With audit already on, as root,
+# the kernel is the source (tests/kernels' case_report_audit checks its entries).
+cp "$NSRUN_HELPERS/audit-enable" "$BIN/audit-enable"
+source_case() {
+	local d before after want src why abi flags
+	d=$(mode_dir src)
+	abi=$(landlock_abi)
+	before=$("$BIN/audit-enable" status 2>/dev/null)
+	for flags in "--bind / /" "--landlock-only"; do
+		fixture "$d"
+		# shellcheck disable=SC2086 # the mode's flags are words
+		nsrun $flags --landlock-rw "$d/w" --report-fd 5 --json-status-fd 6 \
+			sh -c ": >'$d/o/new'" >/dev/null 2>&1 5>"$d/report" 6>"$d/status"
+		src=$(tail -n1 "$d/status" | perl -MJSON::PP -ne 'print decode_json($_)->{report}{sources}{landlock}')
+		why=$(tail -n1 "$d/status" | perl -MJSON::PP -ne 'print decode_json($_)->{report}{sources}{"not-kernel"} // ""')
+		if [ "${abi:-0}" -lt 7 ]; then
+			want="inferred|Landlock ABI below 7 (Linux 6.15)"
+		elif [ "$MODE" = unpriv ]; then
+			want="inferred|the monitor is not root in the initial user namespace"
+		elif [ -z "$before" ]; then
+			want="inferred|audit status unreadable"
+		elif [ "${before%% *}" = enabled=0 ]; then
+			want="inferred|audit is not enabled"
+		else
+			want="kernel|"
+		fi
+		check_eq "$flags: the Landlock layer's source, and why not the kernel" "$want" "$src|$why"
+		check_eq "$flags: the refused create is one $src entry" "create $d/o $src" \
+			"$(perl -MJSON::PP -ne '$e = decode_json($_); $p = $e->{target}{path};
+				$p =~ s{/new$}{}; print "$e->{access} $p $e->{source}\n"' "$d/report")"
+	done
+	after=$("$BIN/audit-enable" status 2>/dev/null)
+	check_eq "audit's enabled flag is the same after the runs (nsrun never sets it)" \
+		"${before%% *}" "${after%% *}"
+}
+for_each_mode source_case
+
 # Bad input: a report fd that is not open for writing is a usage error; nothing runs.
 bad_fd() {
 	local d out rc
