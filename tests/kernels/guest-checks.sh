@@ -1003,6 +1003,11 @@ ra_run() {
 	echo data >"$d/w/f"
 	cp /bin/true "$d/o/x"
 	chown -R "$UNPRIV:$UNPRIV" "$d"
+	# Writable by anyone: root under --landlock-only holds no capability, and in a user
+	# namespace 65534 is not mapped, so file permissions would refuse the write before
+	# Landlock is asked (open checks them first; create and remove ask Landlock first).
+	chmod 0777 "$d/o" "$d/w"
+	chmod 0666 "$d/o/f" "$d/o/g" "$d/w/f"
 	if [ -n "$rep" ]; then
 		nsrun "${RA_OPTS[@]}" --report-fd 5 --json-status-fd 6 sh -c "$cmd" \
 			5>"$d/report" 6>"$d/status" 2>&1
