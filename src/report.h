@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "audit.h"
+#include "cgroup.h"
 #include "landlock.h"
 #include "notify.h"
 #include "plan.h"
@@ -87,4 +88,9 @@ void report_audit_drain(struct report *r);
 void report_audit_event(struct report *r, const struct audit_event *ev);
 
 /* The status document's "report" object (malloc'd). Pure. */
+/* The cgroup limits hit, as the kernel counted them once the sandbox is empty: one
+ * entry ("source":"counter") for --pids-max (forks refused) and one for --memory-max
+ * (processes the OOM killer ended), written to the report. */
+void report_counters(struct report *r, const struct cgroup_usage *u);
+
 char *report_summary_json(const struct report *r);

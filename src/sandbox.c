@@ -306,6 +306,8 @@ static void write_report_end(struct monitor *mon, int status, const struct cgrou
 	_cleanup_free_ char *summary = NULL;
 
 	mon->report.observed = mon->sup.watch_passed;
+	if (u)
+		report_counters(&mon->report, u);
 	summary = report_summary_json(&mon->report);
 	(void)status_write_with(mon->plan->sync.json_status_fd, doc, "report", summary, NULL);
 }

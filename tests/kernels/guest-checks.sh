@@ -305,6 +305,40 @@ cg_gone() {
 	done
 	return 1
 }
+# --report-fd (issue 36): the limits hit, as the kernel counted them, one "counter" entry
+# each; nothing when no limit was hit.
+case_report_limits() {
+	local rep="$TMP/cg-report" st="$TMP/cg-status" out want
+	local bomb='
+import os, time
+for i in range(30):
+    try:
+        if os.fork() == 0:
+            time.sleep(3)
+            os._exit(0)
+    except OSError:
+        pass
+print("forked")'
+	local fields='$e = decode_json($_); print join(" ", map { $e->{$_} // "null" }
+		qw(source access layer option rule error)), " ", ($e->{count} > 0 ? "counted" : "none"), "\n"'
+	out=$(cg_nsrun "$@" --pids-max 10 --report-fd 4 --json-status-fd 3 -- python3 -c "$bomb" \
+		3>"$st" 4>"$rep" 2>&1)
+	check_eq "--report-fd --pids-max 10: the fork bomb runs as without the report" "0 forked" "$? $out"
+	check_eq "--report-fd --pids-max: one counter entry, the kernel's count" \
+		"counter fork cgroup --pids-max 10 EAGAIN counted" "$(perl -MJSON::PP -ne "$fields" "$rep")"
+	check_match "--report-fd --pids-max: the summary counts them, the cgroup's source" \
+		'"by-option": \{"--pids-max": [1-9][0-9]*\}, "sources": \{[^}]*"cgroup": "counter"' \
+		"$(tail -n1 "$st")"
+	out=$(cg_nsrun "$@" --memory-max 64M --report-fd 4 --json-status-fd 3 -- \
+		python3 -c "x = b'a' * (200 << 20)" 3>"$st" 4>"$rep" 2>&1)
+	check_eq "--report-fd --memory-max 64M: the hog is OOM-killed as without the report" "137" "$?"
+	want="counter memory cgroup --memory-max $((64 << 20)) SIGKILL counted"
+	check_eq "--report-fd --memory-max: one counter entry for the OOM kill" "$want" \
+		"$(perl -MJSON::PP -ne "$fields" "$rep")"
+	out=$(cg_nsrun "$@" --memory-max 64M --pids-max 50 --report-fd 4 -- \
+		python3 -c "x = b'a' * (16 << 20); print('ok')" 4>"$rep" 2>&1)
+	check_eq "--report-fd: no limit hit, no entry" "0 ok 0" "$? $out $(wc -l <"$rep")"
+}
 case_cgroup() {
 	local st="$TMP/cg-status" out rc peak pid dir=
 	# Not / as a whole: any procfs of the host's under it (here the harness's modprobe
@@ -346,6 +380,7 @@ try:
 except OSError as e:
     print("stopped", e.errno, n < 10)' 2>&1)
 	check_eq "--pids-max 10: a fork bomb stops (EAGAIN) below 10" "0 stopped 11 True" "$? $out"
+	case_report_limits "${sb[@]}"
 	out=$(cg_nsrun "${sb[@]}" --cpu-max 0.25 -- python3 -c '
 import time
 t = time.time(); c = time.process_time()

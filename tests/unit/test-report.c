@@ -272,6 +272,49 @@ static void test_summary(void **state)
 	report_free(&r);
 }
 
+/* The cgroup limits hit become one "counter" entry each, counted in the summary;
+ * a limit not given, or not hit, none. */
+static void test_counters(void **state)
+{
+	struct plan p = { 0 };
+	struct report r;
+	struct cgroup_usage u = {
+		.has_events = true, .oom_kills = 2, .has_pids_events = true, .pids_max = 7
+	};
+	_cleanup_free_ char *sum = NULL;
+	char buf[1024] = { 0 };
+	int fds[2];
+
+	(void)state;
+	p.limits.has_pids_max = true;
+	p.limits.pids_max = 10;
+	assert_int_equal(pipe2(fds, O_NONBLOCK), 0);
+	report_init(&r, &p, NULL, fds[1]);
+	report_counters(&r, &u);
+	report_counters(&r, &u); /* the same key again: counted, not written */
+	assert_true(read(fds[0], buf, sizeof(buf) - 1) > 0);
+	assert_string_equal(buf, "{\"seq\":1,\"source\":\"counter\",\"access\":\"fork\","
+				 "\"count\":7,\"layer\":\"cgroup\",\"option\":\"--pids-max\","
+				 "\"rule\":\"10\",\"error\":\"EAGAIN\",\"why\":\"the sandbox "
+				 "reached --pids-max 10: fork and clone failed 7 times\"}\n");
+	sum = report_summary_json(&r);
+	assert_non_null(strstr(sum, "{\"entries\": 14, \"distinct\": 1, \"dropped\": 0, "
+				    "\"by-option\": {\"--pids-max\": 14}"));
+	assert_non_null(strstr(sum, "\"cgroup\": \"counter\""));
+	p.limits.has_memory_max = true; /* oom_kill 2: the second entry */
+	p.limits.memory_max = 1 << 20;
+	u.pids_max = 0;
+	report_counters(&r, &u);
+	memset(buf, 0, sizeof(buf));
+	assert_true(read(fds[0], buf, sizeof(buf) - 1) > 0);
+	assert_non_null(strstr(buf, "\"seq\":2,\"source\":\"counter\",\"access\":\"memory\","
+				    "\"count\":2,\"layer\":\"cgroup\",\"option\":\"--memory-max\","
+				    "\"rule\":\"1048576\",\"error\":\"SIGKILL\""));
+	report_free(&r);
+	close(fds[0]);
+	close(fds[1]);
+}
+
 static void test_observe_program(void **state)
 {
 	struct sock_filter prog[SECCOMP_OBSERVE_PROG_MAX];
@@ -296,9 +339,10 @@ static void test_observe_program(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bound),	cmocka_unit_test(test_identical),
-		cmocka_unit_test(test_events),	cmocka_unit_test(test_ports),
-		cmocka_unit_test(test_summary), cmocka_unit_test(test_observe_program),
+		cmocka_unit_test(test_bound),	 cmocka_unit_test(test_identical),
+		cmocka_unit_test(test_events),	 cmocka_unit_test(test_ports),
+		cmocka_unit_test(test_summary),	 cmocka_unit_test(test_observe_program),
+		cmocka_unit_test(test_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
