@@ -777,6 +777,10 @@ void cgroup_read_usage(const struct cgroup *cg, struct cgroup_usage *u)
 		u->has_events = true;
 		u->oom_kills = field(buf, "oom_kill ");
 	}
+	if (read_at(cg->fd, "pids.events", buf, sizeof(buf)) > 0) {
+		u->has_pids_events = true;
+		u->pids_max = field(buf, "max ");
+	}
 }
 
 /* The sandbox's cgroup gone; then, where nsrun took its own cgroup, the controllers

@@ -49,6 +49,8 @@ struct cgroup_usage {
 	uint64_t memory_peak; /* bytes */
 	bool has_events;      /* memory.events exists (the memory controller is on) */
 	uint64_t oom_kills;   /* memory.events' oom_kill */
+	bool has_pids_events; /* pids.events exists (the pids controller is on) */
+	uint64_t pids_max;    /* pids.events' max: forks and clones refused at --pids-max */
 };
 
 /* What the sandbox used, once nothing runs in it. */

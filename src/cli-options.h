@@ -66,6 +66,7 @@ enum cli_flags {
 	X(DISABLE_USERNS, "--disable-userns", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.disable_userns), "", "Disable further use of user namespaces inside sandbox") \
 	X(DOCTOR, "--doctor", 0, OPTG_GENERAL, OPTF_NS, FN(h_doctor), "", "Check this machine for what nsrun needs and print OK, WARN or FAIL lines") \
 	X(EXEC_LABEL, "--exec-label", 1, OPTG_SECURITY, OPTF_B8, LABEL(proc.exec_label), "LABEL", "Exec label for the sandbox") \
+	X(EXPLAIN, "--explain", 1, OPTG_GENERAL, OPTF_NS, FN(h_explain), "ACCESS:TARGET", "Say which rule allows or refuses ACCESS to TARGET, as one JSON line, and run nothing (repeatable)") \
 	X(FALLBACK, "--fallback", 1, OPTG_NAMESPACE, OPTF_NS, FN(h_fallback), "ITEMS", "Where the host refuses a step, do without the first of ITEMS that answers it (net,proc,userns,namespaces), and say so") \
 	X(FILE, "--file", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Copy from FD to destination DEST") \
 	X(FILE_LABEL, "--file-label", 1, OPTG_SECURITY, OPTF_B8, LABEL(proc.file_label), "LABEL", "File label for temporary sandbox content") \
@@ -104,6 +105,7 @@ enum cli_flags {
 	X(PIDS_MAX, "--pids-max", 1, OPTG_SUP, OPTF_NS, COUNT(limits.pids_max, limits.has_pids_max, 2, INT32_MAX), "N", "Limit the sandbox to N processes and threads (cgroup v2 pids.max)") \
 	X(PROC, "--proc", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new procfs on DEST") \
 	X(REMOUNT_RO, "--remount-ro", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Remount DEST as readonly; does not recursively remount") \
+	X(REPORT_FD, "--report-fd", 1, OPTG_STATUS, OPTF_NS, FD(sync.report_fd), "FD", "Write what nsrun's rules refused to FD as JSON lines (inferred from the calls)") \
 	X(RLIMIT, "--rlimit", 1, OPTG_SUP, OPTF_NS, FN(h_rlimit), "NAME=SOFT[:HARD]", "Set resource limit NAME (prlimit names) for COMMAND (repeatable)") \
 	X(RO_BIND, "--ro-bind", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Bind mount the host path SRC readonly on DEST") \
 	X(RO_BIND_DATA, "--ro-bind-data", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Copy from FD to file which is readonly bind-mounted on DEST") \

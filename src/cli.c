@@ -18,6 +18,7 @@
 
 #include "bridge.h"
 #include "caps.h"
+#include "explain-parse.h"
 #include "fallback.h"
 #include "rules.h"
 #include "supervise-parse.h"
@@ -855,6 +856,24 @@ static int h_doctor(struct cli_state *st, const struct cli_option *opt, char *co
 	return 0;
 }
 
+/* --explain: a question is checked as it is read, so that bad input is a usage error;
+ * main.c parses it again to answer it, once every option is known. */
+static int h_explain(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		     struct nsrun_error *err)
+{
+	struct explain_query q;
+	int r;
+
+	(void)opt;
+	r = explain_parse(a[0], &q, err);
+	if (r < 0)
+		return r;
+	explain_query_free(&q);
+	strv_push(&st->plan->explain, a[0]);
+	st->plan->mode = PLAN_EXPLAIN;
+	return 0;
+}
+
 /* The option table's action column: FN(handler) or a setter and its plan field. */
 #define FIELD OPTION_FIELD
 #define FN(h) h, 0
@@ -1064,6 +1083,13 @@ static int check_sync_fds(const struct cli_state *st, struct nsrun_error *err)
 		if (r < 0)
 			return error_set(err, -r, "Can't use %s %d", fds[i].name, fds[i].fd);
 	}
+	/* The report is written by the monitor, before and while the command runs. */
+	if (s->report_fd >= 0 && st->io->check_fd_writable) {
+		int r = st->io->check_fd_writable(st->io->userdata, s->report_fd);
+
+		if (r < 0)
+			return error_set(err, -r, "Can't use --report-fd %d", s->report_fd);
+	}
 	return 0;
 }
 
@@ -1133,6 +1159,19 @@ int cli_read_fd_default(void *userdata, int fd, size_t max, char **ret, size_t *
 	r = read_all(fd, max, ret, len);
 	close(fd);
 	return r;
+}
+
+int cli_check_fd_writable_default(void *userdata, int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	(void)userdata;
+	if (flags < 0)
+		return -errno;
+	/* write(2) on an O_PATH or read-only fd fails with EBADF. */
+	if ((flags & O_PATH) || (flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	return 0;
 }
 
 int cli_check_fd_default(void *userdata, int fd, bool read)

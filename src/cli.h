@@ -21,6 +21,8 @@ struct cli_io {
 	/* Optional: 0 if fd is open (and readable when read is set), else -errno. Used for
 	 * --sync-fd, --block-fd and --userns-block-fd once a command is known. */
 	int (*check_fd)(void *userdata, int fd, bool read);
+	/* Optional: 0 if fd is open for writing, else -errno. Used for --report-fd. */
+	int (*check_fd_writable)(void *userdata, int fd);
 	void *userdata;
 	char *const *envp;    /* the starting environment (copied into plan->proc.envp) */
 	bool selinux_enabled; /* --exec-label / --file-label are errors without SELinux */
@@ -39,6 +41,7 @@ int cli_read_fd_default(void *userdata, int fd, size_t max, char **ret, size_t *
 
 /* The real fd check for main.c: fcntl(F_GETFL). */
 int cli_check_fd_default(void *userdata, int fd, bool read);
+int cli_check_fd_writable_default(void *userdata, int fd);
 
 /* Under nsrun's own name (bwrap's words stay bwrap's): an unknown option's message gains
  * a pointer on, that a value goes in the next argument (--timeout=5), or to --help. */

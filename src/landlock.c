@@ -123,6 +123,14 @@ uint32_t landlock_restrict_flags(int abi)
 	       (abi >= 7 ? NSRUN_LL_RESTRICT_SELF_LOG_SAME_EXEC_OFF : 0);
 }
 
+/* --report-fd's kernel source: the command's refusals after exec are logged too (the
+ * self-test's before it still are not). */
+static uint32_t restrict_flags(const struct landlock_desc *desc)
+{
+	return landlock_restrict_flags(desc->abi) |
+	       (desc->log_exec ? NSRUN_LL_RESTRICT_SELF_LOG_NEW_EXEC_ON : 0);
+}
+
 /* The network right each --landlock-*-PORT option handles, and the ABI it needs. */
 static const struct {
 	uint64_t right;
@@ -685,7 +693,7 @@ int landlock_apply(const struct landlock_config *cfg, const struct landlock_desc
 		r = self_test_start(&t, err);
 	if (r == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		r = ll_fail(err, errno, "setting no_new_privs for Landlock");
-	if (r == 0 && sys_landlock_restrict_self(rfd, landlock_restrict_flags(desc->abi)) < 0)
+	if (r == 0 && sys_landlock_restrict_self(rfd, restrict_flags(desc)) < 0)
 		r = ll_fail(err, errno, "enforcing the Landlock ruleset (landlock_restrict_self)");
 	if (r == 0)
 		r = self_test_check(&t, err);

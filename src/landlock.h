@@ -30,6 +30,7 @@ struct landlock_desc {
 	uint64_t handled_net;
 	uint64_t scoped;
 	enum landlock_unix_connect unix_connect;
+	bool log_exec; /* --report-fd reads the audit records: the command's are logged */
 };
 
 /* Pure per-ABI computations (unit-tested). */

@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,7 +72,12 @@ static bool life_pipe_closed(int fd)
 
 void launch_track_parent(const struct launch_ctx *ctx)
 {
-	if (!ctx->plan->proc.die_with_parent)
+	/* --report-fd as nsrun's child (--landlock-only): with the monitor gone, the calls
+	 * its observer is shown would fail with ENOSYS; the command goes with it, as a
+	 * sandbox goes with its pid 1. */
+	bool observed = ctx->plan->sync.report_fd >= 0 && ctx->mode == LAUNCH_IN_PLACE_CHILD;
+
+	if (!ctx->plan->proc.die_with_parent && !observed)
 		return;
 	/* Armed first, checked second: a parent that dies in between is caught by the
 	 * check, one that dies later by the signal. Credential changes clear the
@@ -167,6 +173,63 @@ static int confine(const struct launch_ctx *ctx, struct nsrun_error *err)
 	return r;
 }
 
+/* Whether a connect or bind can be refused: a port rule, or a network namespace of
+ * the sandbox's own with only loopback. */
+static bool observes_net(const struct plan *plan)
+{
+	for (size_t k = 0; plan->landlock.enabled && k < LL_PORT_KINDS; k++)
+		if (plan->landlock.ports[k].has)
+			return true;
+	return !plan->landlock.only && plan->ns.net && plan->sup.netns_fd < 0;
+}
+
+/* --report-fd's observer, after every other filter so that it sees only what they let
+ * through and can change nothing of theirs: the listener, or -1 when it could not be
+ * installed (the report then says so; the command runs as it would without). */
+static int observe(const struct launch_ctx *ctx)
+{
+	const struct plan *plan = ctx->plan;
+	struct nsrun_error ignored;
+	unsigned what = SECCOMP_OBSERVE_FILES;
+
+	/* With --landlock-only, Landlock is every layer there is: where the kernel's audit
+	 * records speak for it, no observer (and none of its side effects). */
+	if (plan->sync.report_fd < 0 || (plan->landlock.only && ctx->landlock.log_exec))
+		return -1;
+	if ((plan->landlock.exec && plan->landlock.exec[0]) || plan->hide.hide || plan->hide.allow)
+		what |= SECCOMP_OBSERVE_EXEC;
+	if (observes_net(plan))
+		what |= SECCOMP_OBSERVE_NET;
+	return seccomp_observe_install(what, &ignored);
+}
+
+/* The exec marker, with the observer's listener for the monitor (SCM_RIGHTS): it is
+ * sent before the exec, which the monitor may be asked about. Closed here at once. */
+static void send_marker(int error_fd, int listener)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl = { 0 };
+	struct iovec iov = { .iov_base = (char[]){ LAUNCH_EXEC_MARKER }, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+
+	if (listener < 0) {
+		(void)write_all(error_fd, iov.iov_base, 1);
+		return;
+	}
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = sizeof(ctl.buf);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &listener, sizeof(int));
+	(void)sendmsg(error_fd, &msg, MSG_NOSIGNAL);
+	close(listener);
+}
+
 /* A command that could not be started: bwrap exits 1; under its own name nsrun keeps
  * env(1)'s and the shell's contract, 127 when it was not found and 126 when it was
  * found but could not run, so that a caller can tell either from the command's 1. */
@@ -208,7 +271,7 @@ _noreturn_ void launch_payload(const struct launch_ctx *ctx, char **envp, const 
 	if (ctx->parent_life_fd >= 0)
 		close(ctx->parent_life_fd);
 	if (ctx->mode != LAUNCH_IN_PLACE)
-		(void)write_all(ctx->error_fd, (char[]){ LAUNCH_EXEC_MARKER }, 1);
+		send_marker(ctx->error_fd, observe(ctx));
 	environ = envp;
 	if (log_debug_on()) {
 		_cleanup_free_ char *args = strv_join(plan->proc.argv, " ");

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "cli.h"
 #include "doctor.h"
 #include "error.h"
+#include "explain.h"
 #include "landlock.h"
 #include "mount.h"
 #include "path.h"
@@ -113,14 +115,72 @@ static int run_doctor(bool json)
 	return status;
 }
 
-/* --help, --version, --landlock-abi, print-assumed-kernel, --doctor: what to do instead of
- * running a command. Takes the plan. */
+/* A -try bind whose source is missing is left out by the run (rootfs.c), which the answer
+ * can only learn by looking: the one look-up --explain makes on the host, and it opens
+ * nothing. The source is resolved as the run resolves it, host symlinks followed. */
+static void drop_missing_try_binds(struct plan *plan)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n_ops; i++) {
+		struct op *op = &plan->ops[i];
+
+		if ((op->flags & OP_F_TRY) && op->source && access(op->source, F_OK) < 0 &&
+		    errno == ENOENT) {
+			free(op->source);
+			free(op->dest);
+			free(op->workdir);
+			strv_free(op->layers);
+			continue;
+		}
+		plan->ops[n++] = *op;
+	}
+	plan->n_ops = n;
+}
+
+/* --explain: one JSON line per question, in order. The one thing asked of the kernel is
+ * its Landlock ABI, and where a run would fail closed for it (126) so does this. Nothing
+ * is opened and nothing started. A relative path starts where the command would: --chdir,
+ * else this directory. */
+static int run_explain(struct plan *plan)
+{
+	static struct nsrun_error err; /* see error.h */
+	struct landlock_desc desc;
+	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+
+	if (landlock_describe(&plan->landlock, &desc, &err) < 0) {
+		doctor_explain(&err);
+		error_die(&err);
+	}
+	drop_missing_try_binds(plan);
+	for (size_t i = 0; plan->explain[i]; i++) {
+		struct explain_query q;
+		struct explain_answer a;
+		_cleanup_free_ char *line = NULL;
+
+		/* explain_parse cannot fail here: cli.c parsed the same words. */
+		if (explain_parse(plan->explain[i], &q, &err) < 0 ||
+		    explain_decide(plan, &desc, cwd, &q, &a, &err) < 0)
+			error_die(&err);
+		line = explain_json(&q, &a);
+		printf("%s\n", line);
+		explain_query_free(&q);
+		explain_answer_free(&a);
+	}
+	plan_free(plan);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* --help, --version, --landlock-abi, print-assumed-kernel, --doctor, --explain: what to do
+ * instead of running a command. Takes the plan. */
 static int run_mode(struct plan *plan, const char *argv0)
 {
 	static struct nsrun_error err; /* see error.h */
 	bool json = plan->json;
 	enum plan_mode mode = plan->mode;
 
+	if (mode == PLAN_EXPLAIN)
+		return run_explain(plan);
 	plan_free(plan);
 	switch (mode) {
 	case PLAN_HELP:
@@ -138,6 +198,7 @@ static int run_mode(struct plan *plan, const char *argv0)
 	case PLAN_DOCTOR:
 		return run_doctor(json);
 	case PLAN_RUN:
+	case PLAN_EXPLAIN:
 	case PLAN_MODE_MAX:
 	default:
 		abort();
@@ -150,6 +211,7 @@ int main(int argc, char **argv)
 	struct cli_io io = {
 		.read_fd = cli_read_fd_default,
 		.check_fd = cli_check_fd_default,
+		.check_fd_writable = cli_check_fd_writable_default,
 		.envp = environ,
 		.selinux_enabled = selinux_enabled(),
 	};

@@ -238,6 +238,8 @@ static void format_by_hand(FILE *f, const struct plan *p)
 		p->debug.force_mount_fallback, p->debug.force_openat_fallback);
 	for (size_t i = 0; i < p->fallback.n; i++)
 		fprintf(f, "fallback[%zu]=%s\n", i, fallback_item_name(p->fallback.items[i]));
+	for (size_t i = 0; p->explain && p->explain[i]; i++)
+		fprintf(f, "explain[%zu]=%s\n", i, p->explain[i]);
 	for (size_t i = 0; i < p->n_bridges; i++)
 		fprintf(f, "bridge[%zu]=%u %s\n", i, (unsigned)p->bridges[i].port,
 			p->bridges[i].target);
@@ -263,6 +265,7 @@ char *plan_format(const struct plan *plan)
 		[PLAN_LANDLOCK_ABI] = "landlock-abi",
 		[PLAN_ASSUMED_KERNEL] = "assumed-kernel",
 		[PLAN_DOCTOR] = "doctor",
+		[PLAN_EXPLAIN] = "explain",
 	};
 	/* clang-format on */
 	char *buf = NULL;
@@ -489,9 +492,11 @@ char **plan_to_argv(const struct plan *plan)
 	env_to_argv(&v, plan);
 	security_to_argv(&v, plan);
 	supervise_to_argv(&v, plan);
+	for (size_t i = 0; plan->explain && plan->explain[i]; i++)
+		push_opt_str(&v, "--explain", plan->explain[i]);
 	if (plan->mode == PLAN_DOCTOR)
 		push(&v, "--doctor");
-	else if (plan->mode != PLAN_RUN)
+	else if (plan->mode != PLAN_RUN && plan->mode != PLAN_EXPLAIN)
 		push(&v, plan->mode == PLAN_HELP	   ? "--help" :
 			 plan->mode == PLAN_VERSION	   ? "--version" :
 			 plan->mode == PLAN_ASSUMED_KERNEL ? "--debug-opt=print-assumed-kernel" :

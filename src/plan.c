@@ -20,7 +20,7 @@ void plan_init(struct plan *plan, char *const *envp)
 	plan->proc.envp = strv_copy(envp);
 	plan->ns.userns_fd = plan->ns.userns2_fd = plan->ns.pidns_fd = -1;
 	plan->sync.block_fd = plan->sync.userns_block_fd = -1;
-	plan->sync.info_fd = plan->sync.json_status_fd = -1;
+	plan->sync.info_fd = plan->sync.json_status_fd = plan->sync.report_fd = -1;
 	plan->sup.netns_fd = -1;
 	plan->sup.kill_after_ms = 5000;
 }
@@ -58,6 +58,7 @@ void plan_free(struct plan *plan)
 		free(plan->bridges[i].host);
 	}
 	free(plan->bridges);
+	strv_free(plan->explain);
 	strv_free(plan->hide.hide);
 	strv_free(plan->hide.allow);
 	free(plan->sup.rlimits);

@@ -23,6 +23,7 @@
 #define PLAN_MAX_SECCOMP_BYTES (1u << 20) /* one compiled cBPF program */
 #define PLAN_MAX_HIDE 65536		  /* --overlay-hide + --overlay-allow */
 #define PLAN_MAX_BRIDGES 64		  /* --bridge: one message of listener fds */
+#define PLAN_MAX_REPORT_ENTRIES 1000	  /* --report-fd lines; later refusals are only counted */
 
 /* ---- filesystem operations, run in command-line order ---- */
 enum op_type {
@@ -110,6 +111,7 @@ struct sync_config {
 	int userns_block_fd; /* --userns-block-fd */
 	int info_fd;	     /* --info-fd */
 	int json_status_fd;  /* --json-status-fd */
+	int report_fd;	     /* --report-fd (issue 36) */
 	char **lock_files;   /* --lock-file paths (in the sandbox), NULL-terminated */
 };
 
@@ -276,6 +278,7 @@ enum plan_mode {
 	PLAN_LANDLOCK_ABI,   /* --landlock-abi: print what this kernel offers */
 	PLAN_ASSUMED_KERNEL, /* --debug-opt=print-assumed-kernel */
 	PLAN_DOCTOR,	     /* --doctor: check this machine (doctor.c) */
+	PLAN_EXPLAIN,	     /* --explain: answer the questions in explain, start nothing */
 	PLAN_MODE_MAX
 };
 
@@ -297,7 +300,8 @@ struct plan {
 	struct plan_bridge *bridges; /* --bridge, in order; n_bridges of them */
 	size_t n_bridges;
 	bool level_prefix;
-	bool json; /* --json: --doctor prints JSON */
+	bool json;	/* --json: --doctor prints JSON */
+	char **explain; /* --explain ACCESS:TARGET, in order, each checked as it was parsed */
 	char **warnings; /* messages the parser wants printed (e.g. "Only the last --chdir ..."), NULL-terminated */
 };
 

@@ -146,6 +146,11 @@ const struct rule rules_table[] = {
 	  "--add-seccomp-fd cannot be combined with --seccomp" },
 	{ RULE_PARSE, "--argv0", RULE_ONCE, NULL, NULL, NULL,
 	  "--argv0 used multiple times" },
+	/* Two modes: the second would silently win. */
+	{ RULE_PARSE, "--doctor", RULE_EXCLUDES, "--explain", NULL, NULL,
+	  "--doctor cannot be combined with --explain" },
+	{ RULE_PARSE, "--explain", RULE_EXCLUDES, "--doctor", NULL, NULL,
+	  "--explain cannot be combined with --doctor" },
 	{ RULE_PARSE, "--seccomp", RULE_EXCLUDES, "--add-seccomp-fd", NULL, NULL,
 	  "--seccomp cannot be combined with --add-seccomp-fd" },
 
@@ -328,7 +333,8 @@ int rules_check_parsed(const struct cli_option *opt, const bool *seen, struct ns
 
 int rules_check(const struct plan *plan, const struct rules_ctx *ctx, struct nsrun_error *err)
 {
-	bool runs = plan->mode == PLAN_RUN && plan->proc.argv;
+	/* --explain answers for the plan a run would have, so it keeps the run's rules. */
+	bool runs = (plan->mode == PLAN_RUN && plan->proc.argv) || plan->mode == PLAN_EXPLAIN;
 
 	for (size_t i = 0; i < rules_count; i++) {
 		const struct rule *r = &rules_table[i];

@@ -29,6 +29,8 @@
 #include "launch.h"
 #include "landlock.h"
 #include "reaper.h"
+#include "audit.h"
+#include "report.h"
 #include "setup.h"
 #include "status.h"
 #include "supervise.h"
@@ -50,6 +52,10 @@ struct monitor {
 	struct fallback_report *fallback; /* --fallback's report, or NULL without it */
 	const struct plan *ladder;	  /* the plan as given, with its --fallback items */
 	struct bridge_relay bridge;	  /* --bridge's relay (pid 0: none) */
+	struct report report;		  /* --report-fd (fd -1: off) */
+	int audit_fd;			  /* its kernel source for Landlock, or -1 */
+	const char *not_kernel;		  /* else why not */
+	uint32_t audit_lost;		  /* audit's lost counter before the run */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -255,8 +261,9 @@ static int payload_status(struct monitor *mon)
 static void close_monitor_fds(struct monitor *mon)
 {
 	const struct plan *plan = mon->plan;
-	int keep[] = { mon->error_fd,	mon->status_fd,	   plan->sync.json_status_fd, mon->life_fd,
-		       mon->sup.sig_fd, mon->sup.timer_fd, mon->bridge.pidfd };
+	int keep[] = { mon->error_fd,	  mon->status_fd,	plan->sync.json_status_fd,
+		       mon->life_fd,	  mon->sup.sig_fd,	mon->sup.timer_fd,
+		       mon->bridge.pidfd, plan->sync.report_fd, mon->audit_fd };
 	int clean[ARRAY_SIZE(keep) + CGROUP_MAX_FDS];
 	size_t n = cgroup_fds(&mon->cg, clean);
 
@@ -290,6 +297,21 @@ static int monitor_setup(struct monitor *mon, const struct launch_ctx *ctx, stru
 	return 0;
 }
 
+/* --report-fd: the final document as it would be, with the report's summary. */
+static void write_report_end(struct monitor *mon, int status, const struct cgroup_usage *u)
+{
+	char *doc = supervise_in_use(mon->plan) ?
+			    status_format_end(status, mon->wait_status, mon->sup.timed_out, u) :
+			    status_format_exit(status);
+	_cleanup_free_ char *summary = NULL;
+
+	mon->report.observed = mon->sup.watch_passed;
+	if (u)
+		report_counters(&mon->report, u);
+	summary = report_summary_json(&mon->report);
+	(void)status_write_with(mon->plan->sync.json_status_fd, doc, "report", summary, NULL);
+}
+
 /* The status nsrun exits with: the command's, or 124 when --timeout ended it. With
  * --timeout nothing of the sandbox is left either way. ran: the command was executed, and the
  * status fd gets its final document. */
@@ -304,6 +326,9 @@ static int monitor_end(struct monitor *mon, int status, bool ran)
 	bridge_stop(&mon->bridge);
 	if (mon->sup.timed_out)
 		status = NSRUN_EXIT_TIMEOUT;
+	/* The kernel's last records of the command come after it ended. */
+	if (ran && mon->report.fd >= 0)
+		report_audit_drain(&mon->report);
 	if (!ran || fd < 0)
 		return status;
 	/* What the sandbox used is final once nothing of it runs. */
@@ -311,7 +336,9 @@ static int monitor_end(struct monitor *mon, int status, bool ran)
 		(void)cgroup_drain(&mon->cg);
 		cgroup_read_usage(&mon->cg, &usage);
 	}
-	if (supervise_in_use(plan))
+	if (mon->report.fd >= 0)
+		write_report_end(mon, status, mon->cg.fd >= 0 ? &usage : NULL);
+	else if (supervise_in_use(plan))
 		(void)status_write_end(fd, status, mon->wait_status, mon->sup.timed_out,
 				       mon->cg.fd >= 0 ? &usage : NULL, NULL);
 	else
@@ -541,12 +568,14 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	int r;
 
 	ctx->plan = plan;
-	/* A status document needs someone left to write how the command ended. */
+	/* A status document needs someone left to write how the command ended, and a report
+	 * someone outside the command to write it. */
 	if (!plan->landlock.only)
 		ctx->mode = LAUNCH_SANDBOX;
 	else
-		ctx->mode = plan->sync.json_status_fd >= 0 ? LAUNCH_IN_PLACE_CHILD :
-							     LAUNCH_IN_PLACE;
+		ctx->mode = plan->sync.json_status_fd >= 0 || plan->sync.report_fd >= 0 ?
+				    LAUNCH_IN_PLACE_CHILD :
+				    LAUNCH_IN_PLACE;
 	ctx->real_uid = getuid();
 	ctx->real_gid = getgid();
 	ctx->real_root = ctx->real_uid == 0;
@@ -601,7 +630,8 @@ static bool watches_command(const struct launch_ctx *ctx)
 	const struct supervise_config *c = &ctx->plan->sup;
 
 	return ctx->tty_foreground || c->forward_signals || c->timeout_ms > 0 ||
-	       (supervise_in_use(ctx->plan) && ctx->plan->sync.json_status_fd >= 0);
+	       (supervise_in_use(ctx->plan) && ctx->plan->sync.json_status_fd >= 0) ||
+	       ctx->plan->sync.report_fd >= 0; /* the observer's listener comes over it */
 }
 
 /* The error and status pipes, and the release pipe when the child must wait (gop: -1s
@@ -654,6 +684,18 @@ static int run_in_place(struct monitor *mon, struct launch_ctx *ctx, pid_t calle
 	setup_child(ctx);
 }
 
+/* --report-fd: each call the observer is shown, read and let go on. */
+static int serve_report(void *arg, int fd)
+{
+	return notify_serve(fd, report_event, arg);
+}
+
+/* And the kernel's records, where it is the source. */
+static int serve_audit(void *arg, int fd)
+{
+	return report_audit_serve(arg, fd);
+}
+
 /* The monitor with its supervision (signals, --timeout; nothing without those options);
  * the terminal goes back to nsrun's own process group whatever happens. */
 static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
@@ -666,6 +708,20 @@ static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
 	mon->sup.cgroup_fd = mon->cg.fd;
 	mon->sup.tty = ctx->tty_foreground;
 	mon->sup.relay = mon->bridge.pid;
+	if (plan->sync.report_fd >= 0) {
+		report_init(&mon->report, plan, mon->landlock, plan->sync.report_fd);
+		mon->sup.watch_serve = serve_report;
+		mon->sup.watch_arg = &mon->report;
+		mon->report.not_kernel = mon->not_kernel;
+		mon->report.command = &mon->sup.command;
+	}
+	if (plan->sync.report_fd >= 0 && mon->audit_fd >= 0) {
+		mon->report.audit_fd = mon->audit_fd;
+		mon->report.lost_start = mon->audit_lost;
+		mon->sup.own_fd = mon->audit_fd;
+		mon->sup.own_serve = serve_audit;
+		mon->sup.own_arg = &mon->report;
+	}
 	r = supervise_start(&mon->sup, plan, mon->child, setup_command_depth(ctx), err);
 	if (r < 0) {
 		kill(mon->child, SIGKILL);
@@ -675,6 +731,11 @@ static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
 	}
 	if (ctx->tty_foreground)
 		supervise_tty_restore(mon->child);
+	report_free(&mon->report);
+	if (mon->sup.watch_fd >= 0)
+		close(mon->sup.watch_fd);
+	if (mon->audit_fd >= 0)
+		close(mon->audit_fd);
 	return r;
 }
 
@@ -684,7 +745,7 @@ static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
  * "Can't find source path"), the read end for the status fds, which are written (EBADF). */
 static void hold_closed_fds(const struct plan *plan)
 {
-	int held[] = { plan->sync.info_fd, plan->sync.json_status_fd };
+	int held[] = { plan->sync.info_fd, plan->sync.json_status_fd, plan->sync.report_fd };
 	size_t n = plan->n_ops + ARRAY_SIZE(held);
 	int p[2], end[2], above = 3;
 	bool closed = false;
@@ -797,6 +858,21 @@ static void monitor_ends(struct monitor *mon, struct channels *c)
 
 /* Everything nsrun decides before it starts anything: the context, and a boundary that
  * cannot be built here fails closed now. */
+/* --report-fd's source for the Landlock layer, chosen once: the kernel's audit records
+ * where the monitor may read them (the command's denials are then logged after exec, to
+ * the system's audit log too), else inferred. Audit is never switched on here. */
+static void choose_source(struct monitor *mon, struct launch_ctx *ctx)
+{
+	bool enabled;
+
+	mon->not_kernel = audit_open_reader(ctx->landlock.abi, &mon->audit_fd);
+	if (mon->not_kernel)
+		return;
+	ctx->landlock.log_exec = true;
+	if (audit_status(&enabled, &mon->audit_lost) < 0)
+		mon->audit_lost = 0;
+}
+
 static int prepare(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
@@ -817,6 +893,8 @@ static int prepare(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_err
 		if (r < 0)
 			return r;
 		mon->landlock = &ctx->landlock;
+		if (plan->sync.report_fd >= 0)
+			choose_source(mon, ctx);
 	}
 	ctx->proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx->proc_fd < 0)
@@ -884,7 +962,9 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			       .go_fd = -1,
 			       .status_fd = -1,
 			       .life_fd = -1,
-			       .sup = { .sig_fd = -1, .timer_fd = -1 },
+			       .sup = { .sig_fd = -1, .timer_fd = -1, .watch_fd = -1, .own_fd = -1 },
+			       .report = { .fd = -1, .audit_fd = -1 },
+			       .audit_fd = -1,
 			       .cg = CGROUP_INIT,
 			       .fallback = rep,
 			       .ladder = ladder,

@@ -57,3 +57,24 @@ int seccomp_guard_program(unsigned guards, struct sock_filter *prog, size_t max)
 /* Sets NO_NEW_PRIVS and installs one filter with the given guards (nothing when
  * guards is 0). -errno with err filled; the caller decides the exit status. */
 int seccomp_apply_guards(unsigned guards, struct nsrun_error *err);
+
+/* --report-fd's observer (issue 36): which calls it is shown. */
+enum seccomp_observe {
+	SECCOMP_OBSERVE_FILES =
+		1u << 0, /* opens for writing, creating, removing, renaming, linking, truncating */
+	SECCOMP_OBSERVE_EXEC = 1u << 1, /* execve, execveat */
+	SECCOMP_OBSERVE_NET = 1u << 2,	/* connect, bind, sendto with an address */
+	SECCOMP_OBSERVE_ALL = (1u << 3) - 1,
+};
+
+#define SECCOMP_OBSERVE_PROG_MAX 128
+
+/* Writes the observer's program: SECCOMP_RET_USER_NOTIF for the calls of `what` in the
+ * native ABI, SECCOMP_RET_ALLOW for everything else (other ABIs included: it is never a
+ * boundary). Returns its length, or -EINVAL / -E2BIG / -EOPNOTSUPP. Pure. */
+int seccomp_observe_program(unsigned what, struct sock_filter *prog, size_t max);
+
+/* Installs the observer last of all filters (NO_NEW_PRIVS is set by then) with
+ * SECCOMP_FILTER_FLAG_NEW_LISTENER: the listener fd, or -errno with err filled (EBUSY
+ * when a filter of this process already has a listener). */
+int seccomp_observe_install(unsigned what, struct nsrun_error *err);

@@ -460,12 +460,13 @@ static int set_exec_label(const struct launch_ctx *ctx, struct nsrun_error *err)
 	return 0;
 }
 
-/* The status fds (--info-fd, --json-status-fd, --userns-block-fd) belong to the monitor:
+/* The status fds (--info-fd, --json-status-fd, --userns-block-fd, --report-fd) belong to the monitor:
  * a process that will become the command closes them first, so that the command can
  * neither forge nor hold open what nsrun reports. */
 static void close_monitor_fds(const struct plan *plan)
 {
-	int fds[] = { plan->sync.info_fd, plan->sync.json_status_fd, plan->sync.userns_block_fd };
+	int fds[] = { plan->sync.info_fd, plan->sync.json_status_fd, plan->sync.userns_block_fd,
+		      plan->sync.report_fd };
 
 	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
 		if (fds[i] >= 0)

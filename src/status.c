@@ -253,3 +253,22 @@ int status_write_exit(int fd, int exit_code, struct nsrun_error *err)
 {
 	return write_text(fd, status_format_exit(exit_code), "info_fd", err);
 }
+
+char *status_with_field(char *doc, const char *key, const char *json)
+{
+	size_t n = strlen(doc);
+	char *out;
+
+	/* every document ends in " }\n" */
+	if (n < 3 || strcmp(doc + n - 3, " }\n") != 0)
+		return doc;
+	doc[n - 3] = '\0';
+	out = xasprintf("%s, \"%s\": %s }\n", doc, key, json);
+	free(doc);
+	return out;
+}
+
+int status_write_with(int fd, char *doc, const char *key, const char *json, struct nsrun_error *err)
+{
+	return write_text(fd, status_with_field(doc, key, json), "info_fd", err);
+}

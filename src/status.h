@@ -62,3 +62,10 @@ int status_write_exit(int fd, int exit_code, struct nsrun_error *err);
 int status_write_command(int fd, pid_t command_pid, struct nsrun_error *err);
 int status_write_end(int fd, int exit_code, int wait_status, bool timed_out,
 		     const struct cgroup_usage *u, struct nsrun_error *err);
+
+/* doc (a document from the formatters above, taken) with one more field, `"key": json`,
+ * before its closing brace (malloc'd). Pure. */
+char *status_with_field(char *doc, const char *key, const char *json);
+/* Writes status_with_field(doc, key, json) (--report-fd's summary in the last document). */
+int status_write_with(int fd, char *doc, const char *key, const char *json,
+		      struct nsrun_error *err);

@@ -100,6 +100,11 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 	int cred_fd = sup->cred_fd, cgroup_fd = sup->cgroup_fd;
 	pid_t relay = sup->relay;
 	bool tty = sup->tty;
+	int (*watch_serve)(void *, int) = sup->watch_serve;
+	void *watch_arg = sup->watch_arg;
+	int own_fd = sup->own_fd;
+	int (*own_serve)(void *, int) = sup->own_serve;
+	void *own_arg = sup->own_arg;
 	sigset_t set;
 
 	*sup = (struct supervisor){ .plan = plan,
@@ -110,7 +115,13 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 				    .cred_fd = cred_fd,
 				    .cgroup_fd = cgroup_fd,
 				    .tty = tty,
-				    .relay = relay };
+				    .relay = relay,
+				    .watch_fd = -1,
+				    .watch_serve = watch_serve,
+				    .watch_arg = watch_arg,
+				    .own_fd = own_fd,
+				    .own_serve = own_serve,
+				    .own_arg = own_arg };
 	sigemptyset(&set);
 	for (size_t i = 0; plan->sup.forward_signals && i < ARRAY_SIZE(forwarded); i++)
 		sigaddset(&set, forwarded[i]);
@@ -129,7 +140,7 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 		if (sup->timer_fd < 0 || arm(sup->timer_fd, plan->sup.timeout_ms) < 0)
 			return error_set(err, errno, "--timeout: timerfd");
 	}
-	sup->active = sup->sig_fd >= 0 || sup->timer_fd >= 0;
+	sup->active = sup->sig_fd >= 0 || sup->timer_fd >= 0 || sup->watch_serve || sup->own_serve;
 	return 0;
 }
 
@@ -447,12 +458,29 @@ static void follow_stop(struct supervisor *sup)
 	(void)kill(-sup->child, SIGCONT);
 }
 
-/* Serves signals and the timer until fd is readable (or hung up). */
+/* The watched fd is ready: served, or closed once done (hung up: nothing is left to
+ * serve). */
+static int on_watch(struct supervisor *sup, short revents)
+{
+	if (revents & POLLIN) {
+		if (sup->watch_serve(sup->watch_arg, sup->watch_fd) >= 0)
+			return 0;
+	} else if (!(revents & (POLLHUP | POLLERR | POLLNVAL))) {
+		return 0;
+	}
+	close(sup->watch_fd);
+	sup->watch_fd = -1;
+	return -1;
+}
+
+/* Serves signals, the timer and the watched fds until fd is readable (or hung up). */
 static void wait_fd(struct supervisor *sup, int fd)
 {
-	struct pollfd p[3] = { { .fd = fd, .events = POLLIN },
+	struct pollfd p[5] = { { .fd = fd, .events = POLLIN },
 			       { .fd = sup->sig_fd, .events = POLLIN },
-			       { .fd = sup->timer_fd, .events = POLLIN } };
+			       { .fd = sup->timer_fd, .events = POLLIN },
+			       { .fd = sup->watch_fd, .events = POLLIN },
+			       { .fd = sup->own_serve ? sup->own_fd : -1, .events = POLLIN } };
 
 	for (;;) {
 		/* A stop of pid 1's child raises no SIGCHLD here: with the terminal, look. */
@@ -469,6 +497,11 @@ static void wait_fd(struct supervisor *sup, int fd)
 			on_signal(sup);
 		if (p[2].revents & POLLIN)
 			on_timer(sup);
+		if (p[3].revents && on_watch(sup, p[3].revents) < 0)
+			p[3].fd = -1;
+		/* The monitor's own fd stays open (it is drained at the end). */
+		if (p[4].revents && sup->own_serve(sup->own_arg, sup->own_fd) < 0)
+			p[4].fd = -1;
 		if (p[0].revents)
 			return;
 	}
@@ -485,13 +518,30 @@ int supervise_channel(int fds[2], struct nsrun_error *err)
 	return 0;
 }
 
+/* An fd the sandbox passed: the one to watch, when one is asked for; else not kept. */
+static void took_fd(struct supervisor *sup, const struct cmsghdr *c)
+{
+	size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+	for (size_t i = 0; i < n; i++) {
+		int fd;
+
+		memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+		if (sup->watch_serve && sup->watch_fd < 0 && !sup->watch_passed) {
+			sup->watch_fd = fd;
+			sup->watch_passed = true;
+		} else
+			close(fd);
+	}
+}
+
 /* One read from the error channel; a socket's data comes with its writer's pid, which
  * the kernel translates into the monitor's pid namespace. */
 static ssize_t read_chunk(struct supervisor *sup, int fd, void *buf, size_t len)
 {
 	union {
 		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))];
 	} ctl;
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
@@ -508,6 +558,8 @@ static ssize_t read_chunk(struct supervisor *sup, int fd, void *buf, size_t len)
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
 			memcpy(&cred, CMSG_DATA(c), sizeof(cred));
 			sup->last_writer = cred.pid;
+		} else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+			took_fd(sup, c);
 		}
 	return r;
 }
@@ -639,7 +691,7 @@ bool supervise_tty_wanted(const struct plan *plan)
 	/* In place the command is nsrun and keeps its process group; as nsrun's child (with
 	 * a status fd) it takes the terminal as a sandbox does, so that Ctrl-C reaches it and
 	 * not nsrun, which is left to write how it ended. */
-	if (plan->landlock.only && plan->sync.json_status_fd < 0)
+	if (plan->landlock.only && plan->sync.json_status_fd < 0 && plan->sync.report_fd < 0)
 		return false;
 	if (plan->proc.new_session || !isatty(STDIN_FILENO))
 		return false;

@@ -39,6 +39,18 @@ struct supervisor {
 	bool child_reaped; /* reaped with the orphans; its wait status is child_status */
 	int child_status;
 	pid_t relay; /* --bridge's relay: the monitor's child, not the sandbox's (0: none) */
+	/* One more fd to serve while the monitor waits, which the sandbox passes over the
+	 * error channel (SCM_RIGHTS): --report-fd's listener. watch_serve set before
+	 * supervise_start asks for it; it returns < 0 when the fd is done (then closed). */
+	int watch_fd;
+	bool watch_passed; /* the fd to watch arrived */
+	int (*watch_serve)(void *arg, int fd);
+	void *watch_arg;
+	/* And one the monitor opened itself (the audit socket of --report-fd), or -1;
+	 * served the same way. */
+	int own_fd;
+	int (*own_serve)(void *arg, int fd);
+	void *own_arg;
 };
 
 /* Whether any supervision option was given (the status fd then says more). */

@@ -186,6 +186,7 @@ struct nsrun_open_how {
 #define NSRUN_LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)	   /* ABI 6 */
 #define NSRUN_LL_SCOPE_SIGNAL (1ULL << 1)		   /* ABI 6 */
 #define NSRUN_LL_RESTRICT_SELF_LOG_SAME_EXEC_OFF (1U << 0) /* ABI 7: no audit before exec */
+#define NSRUN_LL_RESTRICT_SELF_LOG_NEW_EXEC_ON (1U << 1)   /* ABI 7: audit after exec */
 #define NSRUN_LL_RESTRICT_SELF_TSYNC (1U << 3)		   /* ABI 8: every thread at once */
 
 /* The full attribute layout (ABI 6); the kernel accepts a shorter size for older ABIs. */

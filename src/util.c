@@ -477,14 +477,20 @@ void fd_close_all_except(int *keep, size_t n)
 	}
 }
 
-/* The length of the UTF-8 sequence at p, or 0 where it is not one (JSON text must be). */
+/* The length of the UTF-8 sequence at p, or 0 where it is not one (JSON text must be):
+ * no overlong forms, no UTF-16 surrogates, nothing past U+10FFFF (RFC 3629's table). */
 static size_t utf8_len(const unsigned char *p)
 {
 	size_t n = *p >= 0xc2 && *p <= 0xdf ? 2 :
 		   *p >= 0xe0 && *p <= 0xef ? 3 :
 		   *p >= 0xf0 && *p <= 0xf4 ? 4 :
 					      0;
+	/* the second byte's range where the first byte narrows it */
+	unsigned lo = *p == 0xe0 ? 0xa0 : *p == 0xf0 ? 0x90 : 0x80;
+	unsigned hi = *p == 0xed ? 0x9f : *p == 0xf4 ? 0x8f : 0xbf;
 
+	if (n && (p[1] < lo || p[1] > hi))
+		return 0;
 	/* A continuation byte is never NUL: the string's end stops the loop. */
 	for (size_t i = 1; i < n; i++)
 		if ((p[i] & 0xc0) != 0x80)

@@ -13,8 +13,15 @@ test_helpers = \
 	tests/helpers/sec-attack \
 	tests/helpers/seccomp-guard \
 	tests/helpers/env-filter
+# issue 36: --report-fd's side effect on a command's own seccomp listener
+test_helpers += tests/helpers/seccomp-listen
+tests_helpers_seccomp_listen_LDADD =
 # bwrap 0.12/0.13 additions: a FUSE mount that cannot be remounted (--not-a-security-boundary)
 test_helpers += tests/helpers/fuse-broken
+test_helpers += tests/helpers/report-attack
+# issue 36: switches audit on in a throwaway guest (tests/kernels), never on a host
+test_helpers += tests/helpers/audit-enable
+tests_helpers_audit_enable_LDADD =
 check_PROGRAMS += $(test_helpers)
 # The probe is static and uninstrumented so it runs in a sandbox with no /usr.
 tests_helpers_nsrun_probe_CFLAGS = $(WARN_CFLAGS)
@@ -45,6 +52,9 @@ unit_tests += \
 	tests/unit/test-supervise
 # area: distribution
 unit_tests += tests/unit/test-doctor tests/unit/test-apparmor
+unit_tests += tests/unit/test-explain
+unit_tests += tests/unit/test-report
+unit_tests += tests/unit/test-audit
 endif
 check_PROGRAMS += $(unit_tests)
 AM_CFLAGS += $(CMOCKA_CFLAGS)
@@ -63,6 +73,11 @@ integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh t
 integration_tests += tests/integration/t-hide.sh
 # area: landlock
 integration_tests += tests/integration/t-landlock.sh tests/integration/t-sec-landlock.sh
+# issue 36 prototype: the answer before running agrees with the run
+integration_tests += tests/integration/t-explain.sh
+# issue 36: --report-fd, the denial report
+integration_tests += tests/integration/t-report.sh
+integration_tests += tests/integration/t-sec-report.sh
 # area: seccomp guards
 integration_tests += tests/integration/t-sec-exec.sh
 # area: noexec under --landlock-exec

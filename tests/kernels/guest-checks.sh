@@ -20,7 +20,7 @@ FAILED=0
 ok() { N=$((N + 1)); echo "ok $N - [$MODE${LEGACY:+, mount(2) path}] $*"; }
 not_ok() { N=$((N + 1)); FAILED=1; echo "not ok $N - [$MODE${LEGACY:+, mount(2) path}] $*"; }
 check_eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; echo "# want: $2"; echo "# got:  $3"; fi
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; echo "# want: $2"; echo "# got:  $3"; return 1; fi
 }
 check_match() {
 	if [[ $3 =~ $2 ]]; then ok "$1"; else not_ok "$1"; echo "# pattern: $2"; echo "# got: $3"; fi
@@ -49,6 +49,9 @@ cp "$NSRUN" "$BIN/nsrun"
 [ -n "$ORACLE" ] && cp "$ORACLE" "$BIN/bwrap-oracle"
 [ -n "$FORCE_ENOSYS" ] && cp "$FORCE_ENOSYS" "$BIN/force-enosys"
 [ -n "$PRELOAD_PROBE" ] && cp "$PRELOAD_PROBE" "$BIN/preload-probe.so"
+# issue 36: switches audit on for case_report_audit (the guest is thrown away after)
+[ -n "$FORCE_ENOSYS" ] && [ -x "$(dirname "$FORCE_ENOSYS")/audit-enable" ] &&
+	cp "$(dirname "$FORCE_ENOSYS")/audit-enable" "$BIN/audit-enable"
 chmod -R a+rX "$BIN"
 ABI=$("$BIN/nsrun" --landlock-abi 2>/dev/null | sed -n 's/^abi=\([0-9]*\).*/\1/p' | head -n1)
 KERNEL=$(uname -r)
@@ -302,6 +305,40 @@ cg_gone() {
 	done
 	return 1
 }
+# --report-fd (issue 36): the limits hit, as the kernel counted them, one "counter" entry
+# each; nothing when no limit was hit.
+case_report_limits() {
+	local rep="$TMP/cg-report" st="$TMP/cg-status" out want
+	local bomb='
+import os, time
+for i in range(30):
+    try:
+        if os.fork() == 0:
+            time.sleep(3)
+            os._exit(0)
+    except OSError:
+        pass
+print("forked")'
+	local fields='$e = decode_json($_); print join(" ", map { $e->{$_} // "null" }
+		qw(source access layer option rule error)), " ", ($e->{count} > 0 ? "counted" : "none"), "\n"'
+	out=$(cg_nsrun "$@" --pids-max 10 --report-fd 4 --json-status-fd 3 -- python3 -c "$bomb" \
+		3>"$st" 4>"$rep" 2>&1)
+	check_eq "--report-fd --pids-max 10: the fork bomb runs as without the report" "0 forked" "$? $out"
+	check_eq "--report-fd --pids-max: one counter entry, the kernel's count" \
+		"counter fork cgroup --pids-max 10 EAGAIN counted" "$(perl -MJSON::PP -ne "$fields" "$rep")"
+	check_match "--report-fd --pids-max: the summary counts them, the cgroup's source" \
+		'"by-option": \{"--pids-max": [1-9][0-9]*\}, "sources": \{[^}]*"cgroup": "counter"' \
+		"$(tail -n1 "$st")"
+	out=$(cg_nsrun "$@" --memory-max 64M --report-fd 4 --json-status-fd 3 -- \
+		python3 -c "x = b'a' * (200 << 20)" 3>"$st" 4>"$rep" 2>&1)
+	check_eq "--report-fd --memory-max 64M: the hog is OOM-killed as without the report" "137" "$?"
+	want="counter memory cgroup --memory-max $((64 << 20)) SIGKILL counted"
+	check_eq "--report-fd --memory-max: one counter entry for the OOM kill" "$want" \
+		"$(perl -MJSON::PP -ne "$fields" "$rep")"
+	out=$(cg_nsrun "$@" --memory-max 64M --pids-max 50 --report-fd 4 -- \
+		python3 -c "x = b'a' * (16 << 20); print('ok')" 4>"$rep" 2>&1)
+	check_eq "--report-fd: no limit hit, no entry" "0 ok 0" "$? $out $(wc -l <"$rep")"
+}
 case_cgroup() {
 	local st="$TMP/cg-status" out rc peak pid dir=
 	# Not / as a whole: any procfs of the host's under it (here the harness's modprobe
@@ -343,6 +380,7 @@ try:
 except OSError as e:
     print("stopped", e.errno, n < 10)' 2>&1)
 	check_eq "--pids-max 10: a fork bomb stops (EAGAIN) below 10" "0 stopped 11 True" "$? $out"
+	case_report_limits "${sb[@]}"
 	out=$(cg_nsrun "${sb[@]}" --cpu-max 0.25 -- python3 -c '
 import time
 t = time.time(); c = time.process_time()
@@ -876,6 +914,71 @@ for host, port in (("127.0.0.1", 8080), ("127.0.0.1", int(sys.argv[1])), ("192.0
 	kill "$server" 2>/dev/null
 	wait "$server" 2>/dev/null
 }
+# --explain (the answer before running) agrees with the run where the kernels differ: no
+# Landlock (126, the run's message), truncation by the seccomp guard before ABI 3, UNIX
+# sockets by the guard before ABI 9 and by Landlock from 9, UDP port rules from ABI 10.
+XONE='use Socket; use Errno; my ($op, $a) = @ARGV; my ($ok, $s);
+if ($op eq "write") { $ok = open(my $f, ">>", $a) }
+elsif ($op eq "truncate") { $ok = truncate($a, 0) }
+elsif ($op eq "unix") { $ok = socket($s, PF_UNIX, SOCK_STREAM, 0) && connect($s, pack_sockaddr_un($a)) }
+elsif ($op eq "udp") { $ok = socket($s, PF_INET, SOCK_DGRAM, 0) && connect($s, pack_sockaddr_in($a, inet_aton("127.0.0.1"))) }
+elsif ($op eq "udpbind") { $ok = socket($s, PF_INET, SOCK_DGRAM, 0) && bind($s, pack_sockaddr_in($a, inet_aton("127.0.0.1"))) }
+if ($ok) { print "OK\n"; exit 0 } my ($n) = grep { $!{$_} } keys %!; print "$n\n"; exit 1'
+# xagree QUESTION OP ARG -- OPTIONS...: the answer's errno (or OK) is what the run gets.
+xagree() {
+	local q=$1 op=$2 arg=$3 ans want got
+	shift 4
+	ans=$(nsrun --explain "$q" "$@" perl -e "$XONE" "$op" "$arg" 2>&1)
+	case $ans in
+	*'"decision":"allowed"'*) want=OK ;;
+	*'"decision":"refused"'*) want=$(echo "$ans" | sed -n 's/.*"error":"\([A-Z]*\)".*/\1/p') ;;
+	*) not_ok "--explain $q: no answer: $ans"; return ;;
+	esac
+	got=$(nsrun "$@" perl -e "$XONE" "$op" "$arg" 2>&1 | tail -n1)
+	check_eq "--explain $q (ABI ${ABI:-none}): the run agrees, $(echo "$ans" |
+		sed 's/.*"decision":"\([a-z]*\)".*"layer":"\([a-z-]*\)".*/\1 by \2/')" "$want" "$got"
+}
+case_explain() {
+	local d="$TMP/ex-$MODE" run ans rc i
+	mkdir -p "$d/rw" "$d/ro"
+	echo data >"$d/ro/t"
+	# Listening: a socket file nobody listens on is ECONNREFUSED before Landlock asks.
+	perl -MSocket -e 'my @s; for (@ARGV) { socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die;
+		bind($s, pack_sockaddr_un($_)) or die; chmod 0777, $_; listen($s, 8); push @s, $s }
+		open(my $r, ">", "$ARGV[0].ready"); sleep 60' "$d/ro/sock" "$d/rw/sock" &
+	local server=$!
+	for ((i = 0; i < 100; i++)); do [ -e "$d/ro/sock.ready" ] && break; sleep 0.1; done
+	chmod -R a+rwX "$d"
+	local ll=("${SB[@]}" --bind "$d" "$d" --landlock-rw "$d/rw")
+	if [ -z "$ABI" ] || [ "$ABI" = 0 ]; then
+		run=$(nsrun "${ll[@]}" true 2>&1)
+		ans=$(nsrun --explain "write:$d/ro/t" "${ll[@]}" true 2>&1)
+		rc=$?
+		check_eq "--explain with --landlock-rw, no Landlock: 126 and the run's message" \
+			"126 $run" "$rc $ans"
+		kill "$server" && wait "$server" 2>/dev/null
+		return
+	fi
+	xagree "write:$d/ro/t" write "$d/ro/t" -- "${ll[@]}"
+	xagree "truncate:$d/ro/t" truncate "$d/ro/t" -- "${ll[@]}"
+	xagree "connect:unix:$d/ro/sock" unix "$d/ro/sock" -- "${ll[@]}" --landlock-deny-unix
+	xagree "connect:unix:$d/rw/sock" unix "$d/rw/sock" -- "${ll[@]}" --landlock-deny-unix
+	if [ "$ABI" -ge 10 ]; then
+		xagree "connect:udp:localhost:5353" udp 5353 -- "${ll[@]}" --unshare-net \
+			--landlock-connect-udp 53
+		xagree "connect:udp:localhost:53" udp 53 -- "${ll[@]}" --unshare-net \
+			--landlock-connect-udp 53
+		xagree "bind:udp:5353" udpbind 5353 -- "${ll[@]}" --unshare-net --landlock-bind-udp 5353
+		xagree "bind:udp:5354" udpbind 5354 -- "${ll[@]}" --unshare-net --landlock-bind-udp 5353
+	else
+		run=$(nsrun "${ll[@]}" --landlock-connect-udp 53 true 2>&1)
+		ans=$(nsrun --explain connect:udp:53 "${ll[@]}" --landlock-connect-udp 53 true 2>&1)
+		rc=$?
+		check_eq "--explain with --landlock-connect-udp below ABI 10: 126 and the run's message" \
+			"126 $run" "$rc $ans"
+	fi
+	kill "$server" && wait "$server" 2>/dev/null
+}
 case_fallback() {
 	local d="$TMP/fb-$MODE" out rc saved
 	local -a as=() us=()
@@ -916,6 +1019,112 @@ case_fallback() {
 	fi
 }
 
+# --report-fd's kernel source (issue 36): with audit on (this throwaway guest switches it
+# on; nsrun never does), root's Landlock refusals come from the kernel's records, with
+# or without a user namespace and with --landlock-only: exactly the refused write,
+# create (logged as its directory), remove (likewise), execute and connect, nothing for
+# what was allowed, and the command behaves the same without the report. As 65534, or
+# below ABI 7, the same refusals are inferred, and the summary says why.
+ra_run() {
+	local d=$1 rep=$2 cmd
+	# (echo, not ':': a redirection that fails on a special builtin ends sh)
+	cmd="echo x >>$d/o/f; echo >$d/o/new; rm -f $d/o/g; $d/o/x; echo y >>$d/w/f; echo >$d/w/new"
+	[ "$ABI" -ge 4 ] && cmd="$cmd; perl -MSocket -e 'socket(S, PF_INET, SOCK_STREAM, 0);
+		connect(S, sockaddr_in(9, inet_aton(q{127.0.0.1}))) or print qq{connect: \$!\n}'"
+	rm -rf "$d/w" "$d/o"
+	mkdir -p "$d/w" "$d/o"
+	echo data >"$d/o/f"
+	echo data >"$d/o/g"
+	echo data >"$d/w/f"
+	cp /bin/true "$d/o/x"
+	chown -R "$UNPRIV:$UNPRIV" "$d"
+	# Writable by anyone: root under --landlock-only holds no capability, and in a user
+	# namespace 65534 is not mapped, so file permissions would refuse the write before
+	# Landlock is asked (open checks them first; create and remove ask Landlock first).
+	chmod 0777 "$d/o" "$d/w"
+	chmod 0666 "$d/o/f" "$d/o/g" "$d/w/f"
+	if [ -n "$rep" ]; then
+		nsrun "${RA_OPTS[@]}" --report-fd 5 --json-status-fd 6 sh -c "$cmd" \
+			5>"$d/report" 6>"$d/status" 2>&1
+	else
+		nsrun "${RA_OPTS[@]}" sh -c "$cmd" 2>&1
+	fi
+	echo "rc=$?"
+}
+case_report_audit() {
+	local d="$TMP/ra" out0 out1 want got src kernel=1 flags
+	MODE=root
+	if [ -z "$ABI" ] || [ "$ABI" -lt 3 ]; then
+		check_eq "--report-fd kernel source: Landlock ABI ${ABI:-none} has no audit" "" ""
+		return
+	fi
+	if [ ! -x "$BIN/audit-enable" ] || ! "$BIN/audit-enable" on; then
+		not_ok "audit could not be switched on in the guest (tests/helpers/audit-enable)"
+		return
+	fi
+	check_match "audit is on in the guest" '^enabled=1 ' "$("$BIN/audit-enable" status)"
+	[ "$ABI" -lt 7 ] && kernel=
+	mkdir -p "$d"
+	chmod 0755 "$d"
+	for MODE in root root+userns unpriv; do
+		for flags in ns ll; do
+			[ "$MODE" = root+userns ] && [ $flags = ll ] && continue
+			RA_OPTS=(--landlock-rw "$d/w" --landlock-rw /dev --landlock-exec /usr)
+			[ "$ABI" -ge 4 ] && RA_OPTS+=(--landlock-connect-tcp 1)
+			if [ $flags = ll ]; then
+				RA_OPTS=(--landlock-only "${RA_OPTS[@]}")
+			else
+				RA_OPTS=(--bind / / --dev /dev "${RA_OPTS[@]}")
+				[ "$MODE" = root+userns ] && RA_OPTS=(--unshare-user "${RA_OPTS[@]}")
+			fi
+			out0=$(ra_run "$d" "")
+			out1=$(ra_run "$d" rep)
+			check_eq "$flags: the command behaves the same with --report-fd" "$out0" "$out1"
+			src=$(tail -n1 "$d/status" | perl -MJSON::PP -ne '$r = decode_json($_)->{report};
+				print "$r->{sources}{landlock} lost=$r->{lost}"')
+			if [ -n "$kernel" ] && [ "$MODE" != unpriv ]; then
+				want="write $d/o/f kernel
+create $d/o kernel
+remove $d/o kernel
+execute $d/o/x kernel"
+				check_eq "$flags: the Landlock layer's source is the kernel" "kernel lost=0" "$src"
+			else
+				want="write $d/o/f inferred
+create $d/o/new inferred
+remove $d/o/g inferred
+execute $d/o/x inferred"
+				check_match "$flags: the Landlock layer's source is inferred" '^inferred ' "$src"
+			fi
+			[ "$ABI" -ge 4 ] && want="$want
+connect 127.0.0.1:9 ${want##* }"
+			got=$(perl -MJSON::PP -ne '$e = decode_json($_); $t = $e->{target};
+				print "$e->{access} ", $t->{path} // "$t->{address}:$t->{port}", " $e->{source}\n"' \
+				"$d/report")
+			if ! check_eq "$flags: the report holds exactly the refusals, each once" \
+				"$(sort <<<"$want")" "$(sort <<<"$got")"; then
+				sed 's/^/# entry: /' "$d/report"
+				dmesg | grep -E 'type=14(23|24)' | tail -n 8 | sed 's/^/# record: /'
+			fi
+			[ "$MODE" != unpriv ] && [ -n "$kernel" ] && check_match \
+				"$flags: kernel entries name their blockers and the option" \
+				'"blockers":\["fs.write_file"\].*"option":"--landlock-rw"' \
+				"$(grep '"access":"write"' "$d/report")"
+		done
+	done
+	MODE=root
+	# What the records look like (for the report; no auditd: they reach the kernel log),
+	# with a bind, a signal and an abstract socket refused too.
+	[ "$ABI" -ge 7 ] && "$BIN/nsrun" --landlock-only --landlock-rw /dev --landlock-bind-tcp 1 \
+		--landlock-scope --report-fd 5 perl -MSocket -e 'socket(S, PF_INET, SOCK_STREAM, 0);
+		bind(S, sockaddr_in(8081, INADDR_ANY)); kill 0, 1;
+		socket(U, PF_UNIX, SOCK_STREAM, 0); connect(U, pack_sockaddr_un("\0nsrun-ra"))' \
+		5>"$d/report2" 2>/dev/null
+	dmesg | grep -E 'type=14(23|24)|type=1300' | tail -n 14 | sed 's/^/# record: /'
+	sed 's/^/# entry: /' "$d/report2" 2>/dev/null
+	"$BIN/audit-enable" off
+	check_match "audit is off again" '^enabled=0 ' "$("$BIN/audit-enable" status)"
+}
+
 for MODE in root unpriv; do
 	case_basics
 	case_fallback
@@ -925,6 +1134,7 @@ for MODE in root unpriv; do
 	case_deny_unix
 	case_landlock_more
 	case_bridge
+	case_explain
 	case_doctor
 	if [ -n "$FORCE_ENOSYS" ]; then
 		LEGACY=1
@@ -951,6 +1161,7 @@ else
 	check_match "no cgroup v2 controllers: --pids-max refused, 126" "^126 nsrun: " "$? $out"
 fi
 case_apparmor
+case_report_audit
 rm -rf "$TMP"
 echo "1..$N"
 exit "$FAILED"

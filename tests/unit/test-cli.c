@@ -95,8 +95,9 @@ static void test_table_sorted(void **state)
 	assert_int_equal(cli_n_options, OPT_MAX);
 	/* bwrap 0.11.1, bwrap 0.12/0.13 (--debug-opt, --not-a-security-boundary), nsrun's
 	 * own (12 with the UDP ones of Landlock ABI 10), its supervision
-	 * options, --doctor and --json, the cgroup limits, --fallback, --bridge. */
-	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1);
+	 * options, --doctor and --json, the cgroup limits, --fallback, --bridge, --explain,
+	 * --report-fd. */
+	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1 + 1 + 1);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
@@ -212,6 +213,23 @@ static void test_modes(void **state)
 	PARSE_OK(&p, "--doctor");
 	assert_false(p.json);
 	plan_free(&p);
+	/* --explain reads on: the other options and COMMAND make the plan it answers for;
+	 * each question is checked as it is read. */
+	PARSE_OK(&p, "--explain", "write:/x", "--ro-bind", "/", "/", "--explain", "signal:inside",
+		 "true");
+	assert_int_equal(p.mode, PLAN_EXPLAIN);
+	assert_string_equal(p.explain[0], "write:/x");
+	assert_string_equal(p.explain[1], "signal:inside");
+	assert_null(p.explain[2]);
+	assert_int_equal(p.n_ops, 1);
+	assert_string_equal(p.proc.argv[0], "true");
+	plan_free(&p);
+	EXPECT_ERR("--explain: '70000' is not a target for connect", "--explain", "connect:70000",
+		   "true");
+	EXPECT_ERR("--explain cannot be combined with --doctor", "--doctor", "--explain",
+		   "read:/x");
+	EXPECT_ERR("--doctor cannot be combined with --explain", "--explain", "read:/x",
+		   "--doctor");
 	/* Errors before --help still count. */
 	EXPECT_ERR("Unknown option --bogus", "--bogus", "--help");
 	PARSE_OK(&p, "--perms", "0700", "--help");
@@ -690,9 +708,18 @@ static int fake_check_fd(void *userdata, int fd, bool read)
 	return -EBADF;
 }
 
+/* And for --report-fd: only fd 4 is open for writing. */
+static int fake_check_fd_writable(void *userdata, int fd)
+{
+	(void)userdata;
+	return fd == 4 ? 0 : -EBADF;
+}
+
 static int parse_checked(struct plan *p, struct nsrun_error *e, const char *const *args)
 {
-	struct cli_io io = { .check_fd = fake_check_fd, .envp = (char *const *)start_env };
+	struct cli_io io = { .check_fd = fake_check_fd,
+			     .check_fd_writable = fake_check_fd_writable,
+			     .envp = (char *const *)start_env };
 
 	return parse_args(&io, args, p, e);
 }
@@ -713,6 +740,10 @@ static void test_sync_fds_checked(void **state)
 		{ "--block-fd", "9", "Can't use --block-fd 9: Bad file descriptor" },
 		{ "--userns-block-fd", "3", NULL },
 		{ "--userns-block-fd", "9", "Can't use --userns-block-fd 9: Bad file descriptor" },
+		/* written by the monitor: open for writing */
+		{ "--report-fd", "4", NULL },
+		{ "--report-fd", "3", "Can't use --report-fd 3: Bad file descriptor" },
+		{ "--report-fd", "9", "Can't use --report-fd 9: Bad file descriptor" },
 	};
 	struct nsrun_error e;
 	struct plan p;

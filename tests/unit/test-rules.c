@@ -95,6 +95,10 @@ static const struct {
 	{ true, "--doctor takes no COMMAND (got 'true')", { "--doctor", "true" } },
 	{ true, "--json is only valid with --doctor", { "--json", "true" } },
 	{ false, "--json is only valid with --doctor", { "--json" } },
+	/* --explain keeps the rules of the run it answers for, with or without COMMAND. */
+	{ false,
+	  "--landlock-only cannot be combined with --bind",
+	  { "--explain", "write:/x", "--landlock-only", "--bind", "/", "/" } },
 	{ true,
 	  "--landlock-only cannot be combined with --bind",
 	  { "--landlock-only", "--bind", "/", "/", "true" } },

@@ -417,6 +417,15 @@ static void test_json_escape(void **state)
 	assert_string_equal(s,
 			    "/caf\xc3\xa9/\xe2\x82\xac/\xf0\x9f\x98\x80/\\ufffdt\\ufffd/\\ufffd");
 	free(s);
+	/* Nor what only looks like it: a surrogate, overlong forms, past U+10FFFF; the
+	 * edges beside them pass (U+D7FF, U+E000, U+0800, U+10000, U+10FFFF). */
+	s = json_escape("\xed\xa0\x80|\xe0\x80\xaf|\xf0\x80\x80\xaf|\xf4\x90\x80\x80|"
+			"\xed\x9f\xbf\xee\x80\x80\xe0\xa0\x80\xf0\x90\x80\x80\xf4\x8f\xbf\xbf");
+	assert_string_equal(s,
+			    "\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
+			    "\\ufffd\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd\\ufffd|"
+			    "\xed\x9f\xbf\xee\x80\x80\xe0\xa0\x80\xf0\x90\x80\x80\xf4\x8f\xbf\xbf");
+	free(s);
 }
 
 int main(void)
