@@ -133,7 +133,7 @@ AM_TESTS_ENVIRONMENT = \
 	NSRUN_ORACLE_OUT='$(COMPAT_ORACLE)'; export NSRUN_ORACLE_OUT;
 
 EXTRA_DIST += $(integration_tests) $(compat_tests) $(meta_tests) \
-	tests/tap.sh tests/modes.sh tests/integration/lib.sh tests/integration/envs.sh tests/unit/unit-parse.h tests/fuzz/corpus bench \
+	tests/tap.sh tests/modes.sh tests/integration/lib.sh tests/integration/envs.sh tests/unit/unit-parse.h tests/fuzz/corpus \
 	tests/compat/oracle.sh tests/compat/allowlist.sh tests/compat/since.sh tests/compat/oracle-build.sh \
 	tests/compat/check-upstream.sh tests/compat/upstream-unittest.py
 
@@ -191,7 +191,11 @@ format-check:
 # command line or the environment.
 bench: nsrun$(EXEEXT)
 	bash $(top_srcdir)/bench/run.sh '$(abs_top_builddir)/nsrun$(EXEEXT)'
-EXTRA_DIST += bench
+# Each file by name: a directory named here would be a prerequisite of distdir, which
+# the phony target of the same name would then run.
+EXTRA_DIST += bench/lib.sh bench/run.sh bench/fallback.sh bench/hide.sh bench/limits.sh \
+	bench/supervise.sh bench/bridge.sh bench/report.sh bench/pair.c bench/floor.c bench/rate.c \
+	bench/overhead.py bench/report.py bench/plot.py
 
 # The reference bwraps for tests/compat and check-upstream, built once per `make check`
 # into the build tree from ../shared/oracle beside the source tree, or
