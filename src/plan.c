@@ -185,6 +185,11 @@ void plan_limit_text(const struct plan_limit *limit, uint64_t value, char *buf, 
 		snprintf(buf, size, "%" PRIu64, value);
 }
 
+bool plan_in_place_child(const struct plan *p)
+{
+	return p->landlock.only && (p->sync.json_status_fd >= 0 || p->sync.report_fd >= 0);
+}
+
 /* ---- the cgroup options ---- */
 
 bool plan_has_limits(const struct plan *p)

@@ -342,6 +342,10 @@ const char *op_type_name(enum op_type type);
 /* "--landlock-connect-tcp" for LL_PORT_CONNECT_TCP, and so on. */
 const char *plan_landlock_port_option(enum landlock_port_kind kind);
 
+/* Whether --landlock-only runs the command as nsrun's child rather than in place: a
+ * status document or a report needs someone left outside the command to write it. */
+bool plan_in_place_child(const struct plan *plan);
+
 /* Whether a cgroup limit was asked for (--cgroup-parent alone is refused). */
 bool plan_has_limits(const struct plan *plan);
 

@@ -568,14 +568,9 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	int r;
 
 	ctx->plan = plan;
-	/* A status document needs someone left to write how the command ended, and a report
-	 * someone outside the command to write it. */
-	if (!plan->landlock.only)
-		ctx->mode = LAUNCH_SANDBOX;
-	else
-		ctx->mode = plan->sync.json_status_fd >= 0 || plan->sync.report_fd >= 0 ?
-				    LAUNCH_IN_PLACE_CHILD :
-				    LAUNCH_IN_PLACE;
+	ctx->mode = !plan->landlock.only      ? LAUNCH_SANDBOX :
+		    plan_in_place_child(plan) ? LAUNCH_IN_PLACE_CHILD :
+						LAUNCH_IN_PLACE;
 	ctx->real_uid = getuid();
 	ctx->real_gid = getgid();
 	ctx->real_root = ctx->real_uid == 0;

@@ -691,7 +691,7 @@ bool supervise_tty_wanted(const struct plan *plan)
 	/* In place the command is nsrun and keeps its process group; as nsrun's child (with
 	 * a status fd) it takes the terminal as a sandbox does, so that Ctrl-C reaches it and
 	 * not nsrun, which is left to write how it ended. */
-	if (plan->landlock.only && plan->sync.json_status_fd < 0 && plan->sync.report_fd < 0)
+	if (plan->landlock.only && !plan_in_place_child(plan))
 		return false;
 	if (plan->proc.new_session || !isatty(STDIN_FILENO))
 		return false;
