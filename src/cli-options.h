@@ -49,6 +49,7 @@ enum cli_flags {
 	X(BIND_FD, "--bind-fd", 2, OPTG_FS, OPTF_B8, FN(h_op), "FD DEST", "Bind open directory or path fd on DEST") \
 	X(BIND_TRY, "--bind-try", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Equal to --bind but ignores non-existent SRC") \
 	X(BLOCK_FD, "--block-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.block_fd), "FD", "Block on FD until some data to read is available") \
+	X(BOOTTIME, "--boottime", 1, OPTG_NAMESPACE, OPTF_NS, FN(h_clock_offset), "SECS", "Offset CLOCK_BOOTTIME and /proc/uptime by SECS seconds in the new time namespace (requires --unshare-time)") \
 	X(BRIDGE, "--bridge", 2, OPTG_NAMESPACE, OPTF_NS, FN(h_bridge), "PORT TARGET", "Relay TCP connections to 127.0.0.1:PORT in the new network namespace to TARGET (unix:/PATH or tcp:HOST:PORT on the host's loopback) (repeatable)") \
 	X(CAP_ADD, "--cap-add", 1, OPTG_SECURITY, OPTF_B8, FN(h_cap_add), "CAP", "Add cap CAP when running as privileged user") \
 	X(CAP_DROP, "--cap-drop", 1, OPTG_SECURITY, OPTF_B8, FN(h_cap_drop), "CAP", "Drop cap CAP when running as privileged user") \
@@ -74,6 +75,7 @@ enum cli_flags {
 	X(GID, "--gid", 1, OPTG_NAMESPACE, OPTF_B8, ID(ns.gid, ns.has_gid), "GID", "Custom gid in the sandbox (requires --unshare-user or --userns)") \
 	X(HELP, "--help", 0, OPTG_GENERAL, OPTF_B8, MODE(PLAN_HELP), "", "Print this help") \
 	X(HOSTNAME, "--hostname", 1, OPTG_NAMESPACE, OPTF_B8, STR(ns.hostname), "NAME", "Custom hostname in the sandbox (requires --unshare-uts)") \
+	X(IGNORE_KEYBOARD_SIGNALS, "--ignore-keyboard-signals", 0, OPTG_SUP, OPTF_NS, ON(sup.ignore_keyboard_signals), "", "Ignore SIGINT and SIGQUIT while waiting for the command to terminate") \
 	X(INFO_FD, "--info-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.info_fd), "FD", "Write information about the running container to FD") \
 	X(JSON, "--json", 0, OPTG_GENERAL, OPTF_NS, ON(json), "", "With --doctor: print the checks as one JSON document") \
 	X(JSON_STATUS_FD, "--json-status-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.json_status_fd), "FD", "Write container status to FD as multiple JSON documents") \
@@ -92,6 +94,7 @@ enum cli_flags {
 	X(LOCK_FILE, "--lock-file", 1, OPTG_STATUS, OPTF_B8, LIST(sync.lock_files), "DEST", "Take a lock on DEST while sandbox is running") \
 	X(MEMORY_MAX, "--memory-max", 1, OPTG_SUP, OPTF_NS, SIZE(limits.memory_max, limits.has_memory_max, 1 << 20), "SIZE", "Limit the sandbox's memory to SIZE, e.g. 512M (cgroup v2; no swap unless --memory-swap-max)") \
 	X(MEMORY_SWAP_MAX, "--memory-swap-max", 1, OPTG_SUP, OPTF_NS, SIZE(limits.memory_swap_max, limits.has_memory_swap_max, 0), "SIZE", "Limit the sandbox's swap to SIZE (cgroup v2 memory.swap.max)") \
+	X(MONOTONIC, "--monotonic", 1, OPTG_NAMESPACE, OPTF_NS, FN(h_clock_offset), "SECS", "Offset CLOCK_MONOTONIC by SECS seconds in the new time namespace (requires --unshare-time)") \
 	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new mqueue on DEST") \
 	X(NETNS, "--netns", 1, OPTG_NAMESPACE, OPTF_NS, FD(sup.netns_fd), "FD", "Run in the network namespace FD (cannot combine with --unshare-net)") \
 	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, ON(proc.new_session), "", "Create a new terminal session") \
@@ -129,6 +132,7 @@ enum cli_flags {
 	X(UNSHARE_IPC, "--unshare-ipc", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.ipc), "", "Create new ipc namespace") \
 	X(UNSHARE_NET, "--unshare-net", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.net), "", "Create new network namespace") \
 	X(UNSHARE_PID, "--unshare-pid", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.pid), "", "Create new pid namespace") \
+	X(UNSHARE_TIME, "--unshare-time", 0, OPTG_NAMESPACE, OPTF_NS, ON(ns.time), "", "Create new time namespace (not part of --unshare-all)") \
 	X(UNSHARE_USER, "--unshare-user", 0, OPTG_NAMESPACE, OPTF_B8, NS(ns.user), "", "Create new user namespace (may be automatically implied if not root)") \
 	X(UNSHARE_USER_TRY, "--unshare-user-try", 0, OPTG_NAMESPACE, OPTF_B8, NSTRY(ns.user), "", "Create new user namespace if possible else continue by skipping it") \
 	X(UNSHARE_UTS, "--unshare-uts", 0, OPTG_NAMESPACE, OPTF_B8, ON(ns.uts), "", "Create new uts namespace") \

@@ -239,6 +239,24 @@ static int h_unshare_all(struct cli_state *st, const struct cli_option *opt, cha
 	return 0;
 }
 
+/* --monotonic, --boottime: whole seconds, either sign (util-linux unshare's offsets). */
+static int h_clock_offset(struct cli_state *st, const struct cli_option *opt, char *const *a,
+			  struct nsrun_error *err)
+{
+	struct ns_config *ns = &st->plan->ns;
+	bool boot = opt->id == OPT_BOOTTIME, neg = a[0][0] == '-';
+	uint64_t v;
+
+	warn_last(st, opt);
+	if (parse_u64(a[0] + (neg || a[0][0] == '+'), 10, &v) < 0 ||
+	    v > (uint64_t)PLAN_MAX_CLOCK_OFFSET)
+		return error_set(err, 0, "%s takes whole seconds from -%lld to %lld, not '%s'",
+				 opt->name, PLAN_MAX_CLOCK_OFFSET, PLAN_MAX_CLOCK_OFFSET, a[0]);
+	*(boot ? &ns->boottime : &ns->monotonic) = neg ? -(long long)v : (long long)v;
+	*(boot ? &ns->has_boottime : &ns->has_monotonic) = true;
+	return 0;
+}
+
 static int h_fd(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		struct nsrun_error *err)
 {

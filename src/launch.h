@@ -39,6 +39,9 @@ struct launch_ctx {
 	int status_fd; /* write end for the reaper's report of the payload status, or -1 */
 	int proc_fd;   /* O_PATH fd on the host's /proc, for maps and sysctls after pivot */
 	unsigned long clone_flags;
+	/* The sandbox's new namespaces for the status: clone_flags', and CLONE_NEWTIME, which
+	 * the child makes itself (clone cannot take the offsets). */
+	unsigned long ns_flags;
 	struct userns_layout userns;
 	bool in_userns; /* created or joined a user namespace */
 	bool real_root; /* nsrun's real uid is 0 */

@@ -243,6 +243,10 @@ static void format_by_hand(FILE *f, const struct plan *p)
 	for (size_t i = 0; i < p->n_bridges; i++)
 		fprintf(f, "bridge[%zu]=%u %s\n", i, (unsigned)p->bridges[i].port,
 			p->bridges[i].target);
+	if (p->ns.has_monotonic)
+		fprintf(f, "ns.monotonic=%lld\n", p->ns.monotonic);
+	if (p->ns.has_boottime)
+		fprintf(f, "ns.boottime=%lld\n", p->ns.boottime);
 	for (size_t i = 0; i < c->n_rlimits; i++) {
 		const struct plan_rlimit *rl = &c->rlimits[i];
 
@@ -478,6 +482,10 @@ static void supervise_to_argv(char ***v, const struct plan *p)
 		push_num(v, "--bridge", p->bridges[i].port, false);
 		push(v, p->bridges[i].target);
 	}
+	if (p->ns.has_monotonic)
+		push_num(v, "--monotonic", p->ns.monotonic, false);
+	if (p->ns.has_boottime)
+		push_num(v, "--boottime", p->ns.boottime, false);
 }
 
 char **plan_to_argv(const struct plan *plan)

@@ -24,6 +24,8 @@
 #define PLAN_MAX_HIDE 65536		  /* --overlay-hide + --overlay-allow */
 #define PLAN_MAX_BRIDGES 64		  /* --bridge: one message of listener fds */
 #define PLAN_MAX_REPORT_ENTRIES 1000	  /* --report-fd lines; later refusals are only counted */
+/* --monotonic/--boottime, either sign: the kernel keeps a clock below KTIME_SEC_MAX / 2. */
+#define PLAN_MAX_CLOCK_OFFSET 4611686018LL
 
 /* ---- filesystem operations, run in command-line order ---- */
 enum op_type {
@@ -78,6 +80,9 @@ struct ns_config {
 	enum ns_request user; /* decided finally by the engine: unprivileged implies NS_YES */
 	enum ns_request cgroup;
 	bool ipc, pid, net, uts;
+	bool time; /* --unshare-time (nsrun extension; not in --unshare-all) */
+	bool has_monotonic, has_boottime; /* --monotonic, --boottime given */
+	long long monotonic, boottime;	  /* their offsets in seconds */
 	bool unshare_all;    /* --unshare-all was given (for messages; the rest says what it set) */
 	int userns_fd;	     /* --userns, -1 if unset */
 	int userns2_fd;	     /* --userns2 */
@@ -221,9 +226,10 @@ struct plan_rlimit {
 };
 
 struct supervise_config {
-	bool forward_signals;	/* --forward-signals */
-	uint64_t timeout_ms;	/* --timeout, 0: none */
-	uint64_t kill_after_ms; /* --kill-after (default 5s) */
+	bool forward_signals;	      /* --forward-signals */
+	bool ignore_keyboard_signals; /* --ignore-keyboard-signals: the monitor ignores INT, QUIT */
+	uint64_t timeout_ms;	      /* --timeout, 0: none */
+	uint64_t kill_after_ms;	      /* --kill-after (default 5s) */
 	bool has_kill_after;
 	struct plan_rlimit *rlimits; /* --rlimit, in order (a later one for a resource wins) */
 	size_t n_rlimits;

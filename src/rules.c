@@ -64,6 +64,11 @@ GIVEN(label, p->proc.exec_label || p->proc.file_label,
       p->proc.exec_label ? "--exec-label" : "--file-label")
 GIVEN(hide, p->hide.hide || p->hide.allow, p->hide.hide ? "--overlay-hide" : "--overlay-allow")
 GIVEN(forward_signals, p->sup.forward_signals, "--forward-signals")
+GIVEN(ignore_keyboard_in_place, p->sup.ignore_keyboard_signals && p->sync.json_status_fd < 0,
+      "--ignore-keyboard-signals without --json-status-fd (in place, nsrun is the command)")
+GIVEN(unshare_time, p->ns.time, "--unshare-time")
+GIVEN(monotonic, p->ns.has_monotonic, "--monotonic")
+GIVEN(boottime, p->ns.has_boottime, "--boottime")
 /* In place nsrun is the command; with a status fd it is the command's parent. */
 GIVEN(forward_in_place, p->sup.forward_signals && p->sync.json_status_fd < 0,
       "--forward-signals without --json-status-fd (in place, nsrun is the command)")
@@ -97,6 +102,8 @@ static const char *ns_option(const struct plan *p, const struct rules_ctx *ctx)
 		return ns->user == NS_YES ? "--unshare-user" : "--unshare-user-try";
 	if (ns->cgroup != NS_NO)
 		return ns->cgroup == NS_YES ? "--unshare-cgroup" : "--unshare-cgroup-try";
+	if (ns->time)
+		return "--unshare-time";
 	if (ns->ipc || ns->pid || ns->net || ns->uts)
 		return ns->ipc ? "--unshare-ipc" :
 		       ns->pid ? "--unshare-pid" :
@@ -173,6 +180,7 @@ const struct rule rules_table[] = {
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "overlay-hide", landlock_only, hide, LL_ONLY },
 	/* These need a monitor. */
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--forward-signals", landlock_only, forward_in_place, LL_ONLY },
+	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--ignore-keyboard-signals", landlock_only, ignore_keyboard_in_place, LL_ONLY },
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--timeout", landlock_only, timeout, LL_ONLY },
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--netns", landlock_only, netns, LL_ONLY },
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--bridge", landlock_only, bridge, LL_ONLY },
@@ -242,6 +250,11 @@ const struct rule rules_table[] = {
 	{ RULE_RUN, "--bridge", RULE_REQUIRES, "--unshare-net", bridge, unshare_net,
 	  "--bridge requires --unshare-net (or --unshare-all without --share-net): the bridge "
 	  "is meant to be the only way out of a new network namespace" },
+	/* As util-linux unshare: an offset is no request for a namespace of its own. */
+	{ RULE_RUN, "--monotonic", RULE_REQUIRES, "--unshare-time", monotonic, unshare_time,
+	  "--monotonic requires --unshare-time" },
+	{ RULE_RUN, "--boottime", RULE_REQUIRES, "--unshare-time", boottime, unshare_time,
+	  "--boottime requires --unshare-time" },
 
 	/* A boundary holds only while the command cannot undo it: --landlock-exec
 	 * (remounting without noexec) and the cgroup limits (uncovering the cgroup tree,

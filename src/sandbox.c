@@ -56,6 +56,7 @@ struct monitor {
 	int audit_fd;			  /* its kernel source for Landlock, or -1 */
 	const char *not_kernel;		  /* else why not */
 	uint32_t audit_lost;		  /* audit's lost counter before the run */
+	struct sigaction keyboard[2];	  /* --ignore-keyboard-signals: the caller's INT, QUIT */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -101,6 +102,22 @@ static int clone_flags(const struct plan *plan, bool userns, unsigned long *ret,
 	}
 	*ret = flags;
 	return 0;
+}
+
+/* --unshare-time: the child makes the namespace (setup.c); a kernel without it (before
+ * 5.6, or without CONFIG_TIME_NS) cannot keep the promise, which is said before clone. */
+static int time_ns_supported(struct nsrun_error *err)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/time", &st) == 0)
+		return 0;
+	if (errno != ENOENT)
+		return error_set(err, errno, "stat on /proc/self/ns/time failed");
+	return error_fail_closed(err, error_set_plain(err, ENOTSUP,
+						      "Cannot create new time namespace because "
+						      "the kernel does not support it (Linux 5.6 "
+						      "with CONFIG_TIME_NS)"));
 }
 
 static int clone_error(unsigned long flags, int e, struct nsrun_error *err)
@@ -288,7 +305,7 @@ static int monitor_setup(struct monitor *mon, const struct launch_ctx *ctx, stru
 	if (ctx->ready_handshake)
 		return 0;
 	announce(mon->fallback);
-	r = write_status(mon, ctx->clone_flags, err);
+	r = write_status(mon, ctx->ns_flags, err);
 	if (r < 0)
 		return r;
 	/* An outside helper (newuidmap) writes the maps while we wait. */
@@ -380,7 +397,7 @@ static int await_ready(struct monitor *mon, const struct launch_ctx *ctx, struct
 	int r = 0;
 
 	if (wants_status(mon->plan))
-		r = status_collect(mon->child, ctx->clone_flags, mon->status_fd, &info, err);
+		r = status_collect(mon->child, ctx->ns_flags, mon->status_fd, &info, err);
 	if (r == 0 && supervise_read_full(&mon->sup, mon->status_fd, &ready, sizeof(ready)) !=
 			      (ssize_t)sizeof(ready))
 		r = -EIO;
@@ -537,9 +554,9 @@ static void trace_ctx(const struct launch_ctx *ctx)
 	static const struct {
 		unsigned long flag;
 		const char *name;
-	} ns[] = { { CLONE_NEWUSER, "user" },	 { CLONE_NEWNS, "mnt" },  { CLONE_NEWPID, "pid" },
-		   { CLONE_NEWNET, "net" },	 { CLONE_NEWIPC, "ipc" }, { CLONE_NEWUTS, "uts" },
-		   { CLONE_NEWCGROUP, "cgroup" } };
+	} ns[] = { { CLONE_NEWUSER, "user" },	  { CLONE_NEWNS, "mnt" },   { CLONE_NEWPID, "pid" },
+		   { CLONE_NEWNET, "net" },	  { CLONE_NEWIPC, "ipc" },  { CLONE_NEWUTS, "uts" },
+		   { CLONE_NEWCGROUP, "cgroup" }, { CLONE_NEWTIME, "time" } };
 	char names[64] = "";
 	size_t n = 0;
 
@@ -550,7 +567,7 @@ static void trace_ctx(const struct launch_ctx *ctx)
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(ns); i++)
-		if (ctx->clone_flags & ns[i].flag)
+		if (ctx->ns_flags & ns[i].flag)
 			n += (size_t)snprintf(names + n, sizeof(names) - n, " %s", ns[i].name);
 	log_debug("namespaces:%s%s", names,
 		  ctx->plan->ns.userns_fd >= 0 ? " (joins --userns)" : "");
@@ -578,8 +595,13 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	ctx->sandbox_gid = plan->ns.has_gid ? plan->ns.gid : ctx->real_gid;
 	ctx->in_userns = userns || plan->ns.userns_fd >= 0;
 	r = clone_flags(plan, userns, &ctx->clone_flags, err);
+	if (r == 0 && plan->ns.time && !plan->landlock.only)
+		r = time_ns_supported(err);
 	if (r < 0)
 		return r;
+	ctx->ns_flags = ctx->clone_flags & ~(unsigned long)CSIGNAL;
+	if (plan->ns.time && !plan->landlock.only)
+		ctx->ns_flags |= CLONE_NEWTIME;
 	r = decide_caps(plan, ctx, err);
 	if (r < 0)
 		return r;
@@ -816,6 +838,8 @@ struct channels {
 /* In the child: keep its ends, become the sandbox (or the command, in place). */
 _noreturn_ static void child_main(struct monitor *mon, struct launch_ctx *ctx, struct channels *c)
 {
+	if (mon->plan->sup.ignore_keyboard_signals)
+		supervise_keyboard_restore(mon->keyboard);
 	cgroup_close_in_child(&mon->cg);
 	/* The relay's pidfd would let the sandbox signal it. */
 	if (mon->bridge.pidfd >= 0)
@@ -972,6 +996,10 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 	 * caller's to cover (PR_SET_PDEATHSIG before exec, e.g. setpriv --pdeathsig KILL). */
 	hold_closed_fds(plan);
 	track_caller(plan, caller);
+	/* Before nsrun's own helpers (the cgroup guard, the relay) are forked: a Ctrl-C
+	 * that leaves the command running leaves them running too. */
+	if (plan->sup.ignore_keyboard_signals)
+		supervise_keyboard_ignore(mon.keyboard);
 	/* First, while nsrun is nobody's subreaper: the guard that removes the cgroup if
 	 * nsrun dies must not stay nsrun's descendant. */
 	if (plan_has_limits(plan)) {
@@ -991,6 +1019,9 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			close(ctx.proc_fd);
 	}
 	cgroup_remove(&mon.cg);
+	/* --fallback's next attempt saves them again. */
+	if (plan->sup.ignore_keyboard_signals)
+		supervise_keyboard_restore(mon.keyboard);
 	return r;
 }
 

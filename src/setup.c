@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "apparmor.h"
@@ -58,7 +59,7 @@ static int meet_monitor(const struct launch_ctx *ctx, struct nsrun_error *err)
 	const struct sync_config *sync = &ctx->plan->sync;
 
 	if ((sync->info_fd >= 0 || sync->json_status_fd >= 0) &&
-	    status_report_ns(ctx->proc_fd, ctx->clone_flags, ctx->status_fd, err) < 0)
+	    status_report_ns(ctx->proc_fd, ctx->ns_flags, ctx->status_fd, err) < 0)
 		return -1;
 	wait_for_parent(ctx, !ctx->ready_handshake);
 	return 0;
@@ -75,8 +76,62 @@ static int report_ready(const struct launch_ctx *ctx, struct nsrun_error *err)
 	return 0;
 }
 
+/* One line of timens_offsets: the clock's number (5.6 takes no names), seconds, 0 ns. */
+static char *offset_line(clockid_t clock, long long secs)
+{
+	char id[NUM_BUF_SIZE], v[NUM_BUF_SIZE];
+	unsigned long long mag = secs < 0 ? 0ull - (unsigned long long)secs :
+					    (unsigned long long)secs;
+
+	return xconcat(num_str(id, (unsigned long long)clock, 10), " ", secs < 0 ? "-" : "",
+		       num_str(v, mag, 10), " 0\n");
+}
+
+/* --unshare-time: the kernel takes the offsets only while no process is in the namespace,
+ * so it is made with unshare, given them, and then entered with setns by this process
+ * itself: pid 1, the command and all they start share it (after unshare alone only new
+ * children are in it, and a CLONE_VM child such as launch_spawn's cannot be made at all).
+ * Both need CAP_SYS_ADMIN, the offsets CAP_SYS_TIME, over the namespace's owner: the
+ * sandbox's user namespace, or root's. Holding the AppArmor grant this process is not
+ * dumpable, and its /proc files would not be its own to write. */
+static int enter_time_ns(const struct launch_ctx *ctx, bool grant, struct nsrun_error *err)
+{
+	const struct ns_config *ns = &ctx->plan->ns;
+	_cleanup_free_ char *mono =
+		ns->has_monotonic ? offset_line(CLOCK_MONOTONIC, ns->monotonic) : xstrdup("");
+	_cleanup_free_ char *boot = ns->has_boottime ? offset_line(CLOCK_BOOTTIME, ns->boottime) :
+						       xstrdup("");
+	_cleanup_free_ char *lines = xconcat(mono, boot);
+	_cleanup_close_ int fd = -1;
+	int r = 0;
+
+	if (unshare(CLONE_NEWTIME) < 0)
+		return error_fail_closed(err,
+					 error_set(err, errno, "Can't create the time namespace"));
+	if (lines[0]) {
+		if (grant && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
+			return error_set(err, errno, "can't set dumpable");
+		fd = openat(ctx->proc_fd, "self/timens_offsets", O_WRONLY | O_CLOEXEC);
+		r = fd < 0 ? -errno : write_all(fd, lines, strlen(lines));
+		if (grant && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+			return error_set(err, errno, "can't set dumpable");
+		if (r < 0)
+			return error_fail_closed(err,
+						 error_set(err, -r,
+							   "Can't set the time namespace's "
+							   "offsets (--monotonic, --boottime)"));
+		close(TAKE_FD(fd));
+	}
+	fd = openat(ctx->proc_fd, "self/ns/time_for_children", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWTIME) < 0)
+		return error_fail_closed(err,
+					 error_set(err, errno, "Can't enter the time namespace"));
+	return 0;
+}
+
 /* Meets the monitor when it has work to do first; then the child's own ID maps, one line
- * onto its own ids, setgroups denied first (userns_layout: self_maps). */
+ * onto its own ids, setgroups denied first (userns_layout: self_maps). The time namespace
+ * comes before the meeting, whose report names it. */
 static int start_handshake(const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct userns_layout *l = &ctx->userns;
@@ -86,14 +141,14 @@ static int start_handshake(const struct launch_ctx *ctx, struct nsrun_error *err
 		return error_fail_closed(err, error_set(err, errno,
 							"Can't create the cgroup "
 							"namespace the limits need"));
-	if (ctx->go_fd >= 0) {
-		if (meet_monitor(ctx, err) < 0)
-			return -1;
-	} else if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0) {
-		/* The monitor turned non-dumpable before clone, and so did this copy of it:
-		 * its /proc files (the maps among them) would belong to the host's root. */
+	/* The monitor turned non-dumpable before clone, and so did this copy of it: its
+	 * /proc files (the maps among them) would belong to the host's root. */
+	if (ctx->go_fd < 0 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0)
 		return error_set(err, errno, "can't set dumpable");
-	}
+	if ((ctx->ns_flags & CLONE_NEWTIME) && enter_time_ns(ctx, grant, err) < 0)
+		return -1;
+	if (ctx->go_fd >= 0 && meet_monitor(ctx, err) < 0)
+		return -1;
 	if (!l->self_maps)
 		return 0;
 	/* Holding the AppArmor grant, the monitor is never dumpable, nor this copy of it;

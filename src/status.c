@@ -21,13 +21,15 @@
 
 #include "util.h"
 
-/* bwrap's order; the user namespace is not reported. */
+/* bwrap's order; the user namespace is not reported. The time namespace is nsrun's
+ * (--unshare-time), after bwrap's. */
 static const struct {
 	const char *name;
 	unsigned long flag;
 } ns_table[] = {
 	{ "cgroup", CLONE_NEWCGROUP }, { "ipc", CLONE_NEWIPC }, { "mnt", CLONE_NEWNS },
 	{ "net", CLONE_NEWNET },       { "pid", CLONE_NEWPID }, { "uts", CLONE_NEWUTS },
+	{ "time", CLONE_NEWTIME },
 };
 
 int status_report_ns(int proc_fd, unsigned long clone_flags, int fd, struct nsrun_error *err)

@@ -125,6 +125,11 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 	sigemptyset(&set);
 	for (size_t i = 0; plan->sup.forward_signals && i < ARRAY_SIZE(forwarded); i++)
 		sigaddset(&set, forwarded[i]);
+	/* Ignored means not forwarded either: a blocked signal would reach the signalfd. */
+	if (plan->sup.ignore_keyboard_signals) {
+		sigdelset(&set, SIGINT);
+		sigdelset(&set, SIGQUIT);
+	}
 	/* A subreaper inherits every orphan of the sandbox: they are reaped as they come,
 	 * or a long command that daemonizes a lot would fill the pid space with zombies. */
 	if (plan->sup.timeout_ms > 0 || tty)
@@ -698,6 +703,22 @@ bool supervise_tty_wanted(const struct plan *plan)
 	/* Started in the background (cmd &): the terminal is not nsrun's to hand over. */
 	fg = tcgetpgrp(STDIN_FILENO);
 	return fg > 0 && fg == getpgrp();
+}
+
+static const int keyboard[2] = { SIGINT, SIGQUIT };
+
+void supervise_keyboard_ignore(struct sigaction old[2])
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+
+	for (size_t i = 0; i < ARRAY_SIZE(keyboard); i++)
+		(void)sigaction(keyboard[i], &ign, &old[i]);
+}
+
+void supervise_keyboard_restore(const struct sigaction old[2])
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keyboard); i++)
+		(void)sigaction(keyboard[i], &old[i], NULL);
 }
 
 /* tcsetpgrp from a background group raises SIGTTOU unless it is blocked. */

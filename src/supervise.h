@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -92,5 +93,12 @@ int supervise_apply_rlimits(const struct supervise_config *cfg, struct nsrun_err
 bool supervise_tty_wanted(const struct plan *plan);
 /* In the sandbox's first process: a process group of its own, made the foreground. */
 void supervise_tty_take(void);
+
+/* --ignore-keyboard-signals (bubblewrap PR #732): nsrun ignores SIGINT and SIGQUIT while
+ * it runs the sandbox, as system(3) does while it waits; OLD keeps the caller's
+ * dispositions, which the sandbox's first process takes back (supervise_keyboard_restore)
+ * so that the command starts with them. */
+void supervise_keyboard_ignore(struct sigaction old[2]);
+void supervise_keyboard_restore(const struct sigaction old[2]);
 /* In the monitor, at the end: the terminal back to nsrun's own process group. */
 void supervise_tty_restore(pid_t sandbox_pgrp);
