@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# t-keyboard.sh: --ignore-keyboard-signals (bubblewrap PR #732, an nsrun extension).
+# nsrun runs in a process group of its own, started with SIGINT and SIGQUIT at their
+# defaults as an interactive shell starts a job; SIGINT and SIGQUIT go to the whole group
+# as a terminal sends them, then SIGINT to nsrun alone. With the option nsrun survives
+# them and the command, which handles them, gets them and ends as it chooses; without it
+# nsrun dies (the control that shows the signals are real). The dispositions: nsrun's
+# own ignore both, the command's are the caller's (default, or ignored when the caller
+# ignored them). With --forward-signals they are not forwarded, other signals are.
+. "$top_srcdir/tests/integration/lib.sh"
+need_ns
+also_without_userns
+
+PY=/usr/bin/python3
+[ -x "$PY" ] || skip_all "no /usr/bin/python3"
+
+# The command: writes its SigIgn, logs the signals it handles, ends 0 once told to.
+cat >"$TMP/cmd.py" <<'PY'
+import os, signal, sys, time
+d = sys.argv[1]
+with open("/proc/self/status") as f:
+    ign = [l.split()[1] for l in f if l.startswith("SigIgn:")][0]
+with open(d + "/cmd-sigign", "w") as f:
+    f.write(ign)
+def h(sig, frame):
+    with open(d + "/log", "a") as f:
+        f.write(signal.Signals(sig).name + "\n")
+for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGUSR1):
+    signal.signal(s, h)
+open(d + "/ready", "w").close()
+for _ in range(200):
+    if os.path.exists(d + "/go"):
+        sys.exit(0)
+    time.sleep(0.05)
+sys.exit(3)
+PY
+# The caller: nsrun in a new process group, INT as asked (default or ignored), QUIT at
+# its default; the signals once the command is ready; prints nsrun's SigIgn and how it
+# ended (128+N for signal N).
+cat >"$TMP/launch.py" <<'PY'
+import os, signal, sys, time
+d, ign, usr1 = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1"
+argv = sys.argv[5:]
+pid = os.fork()
+if pid == 0:
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN if ign else signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+    os.execvp(argv[0], argv)
+os.setpgid(pid, pid) if os.getpgid(pid) != pid else None
+for _ in range(200):
+    if os.path.exists(d + "/ready"):
+        break
+    time.sleep(0.05)
+with open("/proc/%d/status" % pid) as f:
+    nsign = [l.split()[1] for l in f if l.startswith("SigIgn:")][0]
+for send in (lambda: os.killpg(pid, signal.SIGINT), lambda: os.killpg(pid, signal.SIGQUIT),
+             lambda: os.kill(pid, signal.SIGINT)) + ((lambda: os.kill(pid, signal.SIGUSR1)),) * usr1:
+    try:
+        send()
+    except ProcessLookupError:
+        pass
+    time.sleep(0.3)
+open(d + "/go", "w").close()
+_, st = os.waitpid(pid, 0)
+code = os.WEXITSTATUS(st) if os.WIFEXITED(st) else 128 + os.WTERMSIG(st)
+print("nsrun-sigign=%s status=%d" % (nsign, code))
+PY
+
+# run_kb NAME CALLER_IGNORES_INT SEND_USR1 NSRUN_ARGS...: one run; sets D, OUT.
+run_kb() {
+	local name=$1 ign=$2 usr1=$3
+	shift 3
+	D=$(mode_dir "$name")
+	rm -f "$D"/*
+	OUT=$(run_in_mode "$PY" "$TMP/launch.py" "$D" "$ign" "$usr1" -- "$BIN/nsrun" "$@" \
+		--ro-bind / / --dev /dev --bind "$D" "$D" "$PY" "$TMP/cmd.py" "$D" 2>&1)
+}
+
+# In a SigIgn mask, (mask >> 1) & 3 is SIGINT's bit (1) and SIGQUIT's (2).
+test_keyboard() {
+	local ns ign
+	for ns in "--unshare-pid" ""; do
+		# shellcheck disable=SC2086 # ns is one option or none
+		run_kb kb 0 0 --ignore-keyboard-signals $ns
+		check_match "${ns:-no pid ns}: nsrun survives INT and QUIT to its group and INT alone" \
+			"status=0\$" "$OUT"
+		ign=$(printf '%s\n' "$OUT" | sed -n 's/.*nsrun-sigign=\([0-9a-f]*\).*/\1/p')
+		check_eq "${ns:-no pid ns}: nsrun ignores SIGINT and SIGQUIT ($ign)" 3 \
+			"$(((16#${ign:-0} >> 1) & 3))"
+		check_eq "${ns:-no pid ns}: the command got the group's INT and QUIT" \
+			"$(printf 'SIGINT\nSIGQUIT')" "$(sort -u "$D/log" 2>/dev/null)"
+		ign=$(cat "$D/cmd-sigign" 2>/dev/null)
+		check "${ns:-no pid ns}: the command does not inherit the ignored state ($ign)" \
+			test -n "$ign" -a "$(((16#${ign:-0} >> 1) & 3))" = 0
+		# The control: the same signals end nsrun without the option.
+		# shellcheck disable=SC2086
+		run_kb kb-none 0 0 $ns
+		check_match "${ns:-no pid ns}: without the option the group's SIGINT ends nsrun" \
+			"status=130\$" "$OUT"
+	done
+	# A caller that ignores SIGINT passes that on, as without the option.
+	run_kb kb-ign 1 0 --ignore-keyboard-signals --unshare-pid
+	ign=$(cat "$D/cmd-sigign" 2>/dev/null)
+	check "the caller's ignored SIGINT reaches the command ignored, SIGQUIT not ($ign)" \
+		test -n "$ign" -a "$(((16#${ign:-0} >> 1) & 3))" = 1
+	# With --forward-signals: INT and QUIT ignored, USR1 still forwarded.
+	run_kb kb-fwd 0 1 --ignore-keyboard-signals --forward-signals --unshare-pid
+	check_match "with --forward-signals: nsrun survives" "status=0\$" "$OUT"
+	check "with --forward-signals: USR1 sent to nsrun alone is forwarded" \
+		grep -qx SIGUSR1 "$D/log"
+	err_case "--landlock-only without a status fd" \
+		"bwrap: --landlock-only cannot be combined with --ignore-keyboard-signals without --json-status-fd (in place, nsrun is the command)" \
+		--landlock-only --ignore-keyboard-signals
+}
+for_each_mode test_keyboard
+
+done_testing
