@@ -93,6 +93,7 @@ integration_tests += tests/integration/t-sec-dest.sh
 # Supervision: signals, timeouts, resource limits, --netns.
 integration_tests += tests/integration/t-supervise.sh
 integration_tests += tests/integration/t-keyboard.sh
+integration_tests += tests/integration/t-timens.sh
 integration_tests += tests/integration/t-limits.sh
 # area: distribution, --doctor
 integration_tests += tests/integration/t-doctor.sh
