@@ -1125,6 +1125,51 @@ connect 127.0.0.1:9 ${want##* }"
 	check_match "audit is off again" '^enabled=0 ' "$("$BIN/audit-enable" status)"
 }
 
+# CLOCK_MONOTONIC and /proc/uptime (CLOCK_BOOTTIME) as the calling process sees them.
+CLOCKS_PL='use Time::HiRes qw(clock_gettime CLOCK_MONOTONIC); open(my $u, "<", "/proc/uptime");
+printf "%.3f %s\n", clock_gettime(CLOCK_MONOTONIC), (split " ", <$u>)[0];'
+
+# --unshare-time with --monotonic and --boottime (Linux 5.6, CONFIG_TIME_NS): the offsets
+# as the command reads them, bounded by the host's readings before and after, with a pid 1
+# and without one (the command is then the process that entered the namespace with
+# setns: before 6.x an exec alone would have left it in the host's). Where the kernel has
+# no time namespaces: 126 with the reason, the command never run.
+case_timens() {
+	local d="$TMP/timens-$MODE" out before after inside ua=() pid
+	mkdir -p "$d"
+	[ "$MODE" = unpriv ] && chown $UNPRIV "$d"
+	[ "$MODE" = root+userns ] && ua=(--unshare-user)
+	if [ ! -e /proc/self/ns/time ]; then
+		out=$(nsrun "${ua[@]}" --unshare-time --boottime 5 --ro-bind / / --bind "$d" "$d" \
+			touch "$d/ran" 2>&1)
+		check_match "no time namespaces: --unshare-time fails closed (126) with the reason" \
+			"^126 nsrun: Cannot create new time namespace because the kernel does not support it" \
+			"$? $out"
+		check_eq "no time namespaces: the command did not run" "" "$(ls "$d")"
+		return
+	fi
+	for pid in --unshare-pid --as-pid-1 none; do
+		local a=("${ua[@]}" --unshare-time --monotonic 1000000 --boottime 2000000)
+		[ "$pid" = --as-pid-1 ] && a+=(--unshare-pid --as-pid-1)
+		[ "$pid" = --unshare-pid ] && a+=(--unshare-pid)
+		before=$(perl -e "$CLOCKS_PL")
+		inside=$(nsrun "${a[@]}" --ro-bind / / --dev /dev perl -e "$CLOCKS_PL" 2>&1)
+		after=$(perl -e "$CLOCKS_PL")
+		out=$(printf '%s\n%s\n%s\n' "$before" "$inside" "$after" | awk '
+			NR == 1 { b1 = $1; b2 = $2 } NR == 2 { v1 = $1; v2 = $2 }
+			NR == 3 { m = (v1 - 1000000 >= b1 - 0.02 && v1 - 1000000 <= $1 + 0.02)
+				  u = (v2 - 2000000 >= b2 - 0.02 && v2 - 2000000 <= $2 + 0.02)
+				  print m " " u }')
+		check_eq "--unshare-time ($pid): CLOCK_MONOTONIC +1000000 s and /proc/uptime +2000000 s inside" \
+			"1 1" "$out" || echo "# host before: $before; inside: $inside; after: $after"
+	done
+	out=$(nsrun "${ua[@]}" --unshare-time --monotonic -4611686018 --ro-bind / / --bind "$d" "$d" \
+		touch "$d/ran" 2>&1)
+	check_match "an offset the kernel refuses: 126 with its reason" \
+		"^126 nsrun: Can't set the time namespace's offsets .*Numerical result out of range" "$? $out"
+	check_eq "an offset the kernel refuses: the command did not run" "" "$(ls "$d")"
+}
+
 for MODE in root unpriv; do
 	case_basics
 	case_fallback
@@ -1160,6 +1205,9 @@ else
 	out=$("$BIN/nsrun" --ro-bind / / --unshare-pid --pids-max 9 true 2>&1)
 	check_match "no cgroup v2 controllers: --pids-max refused, 126" "^126 nsrun: " "$? $out"
 fi
+for MODE in root root+userns unpriv; do
+	case_timens
+done
 case_apparmor
 case_report_audit
 rm -rf "$TMP"
