@@ -96,8 +96,8 @@ static void test_table_sorted(void **state)
 	/* bwrap 0.11.1, bwrap 0.12/0.13 (--debug-opt, --not-a-security-boundary), nsrun's
 	 * own (12 with the UDP ones of Landlock ABI 10), its supervision
 	 * options, --doctor and --json, the cgroup limits, --fallback, --bridge, --explain,
-	 * --report-fd. */
-	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1 + 1 + 1);
+	 * --report-fd, --ignore-keyboard-signals and the time namespace's three. */
+	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1 + 1 + 1 + 4);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
@@ -998,6 +998,47 @@ static void test_bridge_plan(void **state)
 	}
 }
 
+/* --monotonic, --boottime: whole seconds of either sign, up to PLAN_MAX_CLOCK_OFFSET. */
+static void test_clock_offsets(void **state)
+{
+	struct plan p;
+	char past[32], most[32], least[32];
+
+	(void)state;
+	PARSE_OK(&p, "--unshare-time", "--monotonic", "-30", "--boottime", "+86400", "true");
+	assert_true(p.ns.time);
+	assert_true(p.ns.has_monotonic && p.ns.has_boottime);
+	assert_true(p.ns.monotonic == -30 && p.ns.boottime == 86400);
+	/* Not part of --unshare-all, which stays bwrap's. */
+	assert_false(p.ns.unshare_all);
+	plan_free(&p);
+	PARSE_OK(&p, "--unshare-all", "true");
+	assert_false(p.ns.time || p.ns.has_monotonic || p.ns.has_boottime);
+	plan_free(&p);
+	snprintf(most, sizeof(most), "%lld", PLAN_MAX_CLOCK_OFFSET);
+	snprintf(least, sizeof(least), "-%lld", PLAN_MAX_CLOCK_OFFSET);
+	PARSE_OK(&p, "--unshare-time", "--monotonic", most, "--boottime", least, "true");
+	assert_true(p.ns.monotonic == PLAN_MAX_CLOCK_OFFSET);
+	assert_true(p.ns.boottime == -PLAN_MAX_CLOCK_OFFSET);
+	plan_free(&p);
+	snprintf(past, sizeof(past), "%lld", PLAN_MAX_CLOCK_OFFSET + 1);
+	static const char *const bad[] = { "", "-", "+", "1.5", "1s", "0x10", "--5", " 5" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char want[128];
+
+		snprintf(want, sizeof(want),
+			 "--boottime takes whole seconds from -4611686018 to 4611686018, not '%s'",
+			 bad[i]);
+		expect_err_v(NULL, false, want, ARGS("--unshare-time", "--boottime", bad[i], "true"));
+	}
+	EXPECT_ERR("--monotonic takes whole seconds from -4611686018 to 4611686018, not "
+		   "'4611686019'",
+		   "--unshare-time", "--monotonic", past, "true");
+	PARSE_OK(&p, "--ignore-keyboard-signals", "true");
+	assert_true(p.sup.ignore_keyboard_signals);
+	plan_free(&p);
+}
+
 /* bwrap 0.13: every path argument of every bwrap option is refused when empty, with the
  * path's metavariable named; the other arguments of the same option are valid. */
 static void test_empty_paths(void **state)
@@ -1139,6 +1180,7 @@ int main(void)
 		cmocka_unit_test(test_empty_paths),
 		cmocka_unit_test(test_bridge_target),
 		cmocka_unit_test(test_bridge_plan),
+		cmocka_unit_test(test_clock_offsets),
 		cmocka_unit_test(test_debug_opt),
 		cmocka_unit_test(test_usage),
 	};

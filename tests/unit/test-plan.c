@@ -188,6 +188,8 @@ static void test_to_argv(void **state)
 {
 	(void)state;
 	round_trip(ARGS("true"));
+	round_trip(ARGS("--unshare-time", "--monotonic", "-4611686018", "--boottime", "86400",
+			"--ignore-keyboard-signals", "true"));
 	round_trip(ARGS("--unshare-all", "--share-net", "--unshare-user", "--unshare-cgroup",
 			"--hostname", "h", "--uid", "0", "--gid", "5", "--userns2", "4", "--pidns",
 			"0", "--disable-userns", "--assert-userns-disabled", "true"));

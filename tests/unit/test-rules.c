@@ -121,6 +121,13 @@ static const struct {
 	  "--landlock-only cannot be combined with --forward-signals without --json-status-fd (in "
 	  "place, nsrun is the command)",
 	  { "--landlock-only", "--forward-signals", "true" } },
+	{ false,
+	  "--landlock-only cannot be combined with --ignore-keyboard-signals without "
+	  "--json-status-fd (in place, nsrun is the command)",
+	  { "--landlock-only", "--ignore-keyboard-signals", "true" } },
+	{ true,
+	  "--landlock-only cannot be combined with --unshare-time",
+	  { "--landlock-only", "--unshare-time", "true" } },
 	{ true,
 	  "--landlock-only cannot be combined with --timeout",
 	  { "--landlock-only", "--timeout", "3", "true" } },
@@ -178,6 +185,10 @@ static const struct {
 	  "--bridge requires --unshare-net (or --unshare-all without --share-net): the bridge is "
 	  "meant to be the only way out of a new network namespace",
 	  { "--unshare-all", "--share-net", "--bridge", "80", "unix:/p", "true" } },
+	{ false, "--monotonic requires --unshare-time", { "--monotonic", "5", "true" } },
+	{ true,
+	  "--boottime requires --unshare-time",
+	  { "--boottime", "-5", "--unshare-all", "true" } },
 	{ true,
 	  "--landlock-exec cannot be combined with --cap-add of CAP_SYS_ADMIN, CAP_DAC_READ_SEARCH, "
 	  "CAP_CHECKPOINT_RESTORE, CAP_SYS_MODULE, CAP_SYS_RAWIO or CAP_SYS_BOOT (or ALL): with "
@@ -256,6 +267,9 @@ static const char *const *const fine[] = {
 	ARGS("--unshare-all", "--bridge", "80", "unix:/p", "--bridge", "81", "tcp:[::1]:3128",
 	     "--fallback", "proc,userns", "true"),
 	ARGS("--unshare-net", "--bridge", "65535", "tcp:localhost:1", "true"),
+	ARGS("--unshare-time", "--monotonic", "-5", "--boottime", "+7", "--ignore-keyboard-signals",
+	     "--forward-signals", "--unshare-pid", "true"),
+	ARGS("--landlock-only", "--json-status-fd", "3", "--ignore-keyboard-signals", "true"),
 	ARGS("--fallback", "net,proc", "--fallback", "userns,namespaces", "--unshare-all", "--proc",
 	     "/proc", "--landlock-rw", "/tmp", "--json-status-fd", "3", "true"),
 	ARGS("--landlock-only", "--json-status-fd", "3", "--forward-signals", "--landlock-rw",
