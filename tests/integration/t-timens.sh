@@ -6,8 +6,9 @@
 # clock unchanged), the namespace itself (a time namespace other than the host's, shared
 # by pid 1 and the command, with --as-pid-1 and without a pid namespace too; none with
 # --unshare-all alone), the status documents' time-namespace, and the refusals: an offset
-# without --unshare-time (1), a malformed one (1), one the kernel refuses (126, the
-# command never runs). tests/kernels/guest-checks.sh runs the effect on other kernels.
+# without --unshare-time (1), a malformed one (1), one the kernel refuses and no time
+# namespace left to make (126, the command never runs). tests/kernels/guest-checks.sh
+# runs the effect on other kernels.
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 also_without_userns
@@ -114,6 +115,16 @@ test_timens() {
 	err_case "--boottime past the range" \
 		"bwrap: --boottime takes whole seconds from -4611686018 to 4611686018, not '4611686019'" \
 		--unshare-time --boottime 4611686019
+	# The sandbox's process cannot make the namespace (here: none left to the user
+	# namespace nsrun runs in): 126, the command never runs. Root of that namespace
+	# makes no nested one of its own, so the limit applies.
+	if [ -z "${NOUSERNS:-}" ]; then
+		d=$(mode_dir no-timens-left)
+		fail_closed "no time namespace left (max_time_namespaces 0)" \
+			"Can't create the time namespace: No space left on device" \
+			as_user unshare -Ur sh -c 'echo 0 >/proc/sys/user/max_time_namespaces && exec "$@"' \
+			sh "$BIN/nsrun" --unshare-time --ro-bind / / --bind "$d" "$d" "$PROBE" write "$d/marker"
+	fi
 	# Below zero: only the kernel can say, at run time.
 	d=$(mode_dir kernel-refuses)
 	fail_closed "--monotonic taking the clock below zero" \
