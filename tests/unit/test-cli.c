@@ -1029,7 +1029,8 @@ static void test_clock_offsets(void **state)
 		snprintf(want, sizeof(want),
 			 "--boottime takes whole seconds from -4611686018 to 4611686018, not '%s'",
 			 bad[i]);
-		expect_err_v(NULL, false, want, ARGS("--unshare-time", "--boottime", bad[i], "true"));
+		expect_err_v(NULL, false, want,
+			     ARGS("--unshare-time", "--boottime", bad[i], "true"));
 	}
 	EXPECT_ERR("--monotonic takes whole seconds from -4611686018 to 4611686018, not "
 		   "'4611686019'",
