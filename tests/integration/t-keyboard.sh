@@ -8,6 +8,9 @@
 # nsrun dies (the control that shows the signals are real). The dispositions: nsrun's
 # own ignore both, the command's are the caller's (default, or ignored when the caller
 # ignored them). With --forward-signals they are not forwarded, other signals are.
+# On a real terminal with --new-session, Ctrl-C and Ctrl-\ reach nsrun alone, which
+# survives them. With --landlock-only and a status fd the command is nsrun's child, which
+# takes back the caller's dispositions too.
 . "$top_srcdir/tests/integration/lib.sh"
 need_ns
 also_without_userns
@@ -68,6 +71,35 @@ code = os.WEXITSTATUS(st) if os.WIFEXITED(st) else 128 + os.WTERMSIG(st)
 print("nsrun-sigign=%s status=%d" % (nsign, code))
 PY
 
+# A terminal: COMMAND on a new pty as an interactive shell starts a job (INT and QUIT at
+# their defaults); Ctrl-C then Ctrl-\ typed once it prints "ready"; prints its output
+# and how it ended.
+cat >"$TMP/onterm.py" <<'PY'
+import os, pty, select, signal, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+    os.execvp(sys.argv[1], sys.argv[1:])
+out, keys, end = b"", [b"\x03", b"\x1c"], time.time() + 20
+while time.time() < end:
+    if b"ready" in out and keys:
+        os.write(fd, keys.pop(0))
+        time.sleep(0.3)
+    r, _, _ = select.select([fd], [], [], 0.1)
+    if r:
+        try:
+            b = os.read(fd, 4096)
+        except OSError:
+            break
+        if not b:
+            break
+        out += b
+_, st = os.waitpid(pid, 0)
+code = os.WEXITSTATUS(st) if os.WIFEXITED(st) else 128 + os.WTERMSIG(st)
+print(out.decode(errors="replace").replace("\r", "").replace("\n", " ") + " status=%d" % code)
+PY
+
 # run_kb NAME CALLER_IGNORES_INT SEND_USR1 NSRUN_ARGS...: one run; sets D, OUT.
 run_kb() {
 	local name=$1 ign=$2 usr1=$3
@@ -110,6 +142,29 @@ test_keyboard() {
 	check_match "with --forward-signals: nsrun survives" "status=0\$" "$OUT"
 	check "with --forward-signals: USR1 sent to nsrun alone is forwarded" \
 		grep -qx SIGUSR1 "$D/log"
+	# A real terminal's Ctrl-C and Ctrl-\: with --new-session the sandbox is in a session of
+	# its own, so they reach nsrun's group alone; nsrun ignores them and the command ends
+	# as it would have. The control: without the option Ctrl-C ends nsrun.
+	OUT=$(run_in_mode "$PY" "$TMP/onterm.py" "$BIN/nsrun" --new-session --ignore-keyboard-signals \
+		--unshare-pid --ro-bind / / --dev /dev sh -c 'echo ready; sleep 2; echo survived')
+	check_match "terminal, --new-session: Ctrl-C and Ctrl-\\ leave nsrun and the command running" \
+		"ready .*survived .*status=0\$" "$OUT"
+	OUT=$(run_in_mode "$PY" "$TMP/onterm.py" "$BIN/nsrun" --new-session --unshare-pid \
+		--ro-bind / / --dev /dev sh -c 'echo ready; sleep 2; echo survived')
+	check_match "terminal, --new-session, without the option: Ctrl-C ends nsrun" "status=130\$" "$OUT"
+	# --landlock-only with a status fd: the command is nsrun's child, which takes back
+	# the caller's dispositions as a sandbox's process does.
+	if [ -n "$(landlock_abi)" ]; then
+		D=$(mode_dir kb-ll)
+		rm -f "$D"/*
+		OUT=$(run_in_mode "$PY" "$TMP/launch.py" "$D" 0 0 -- "$BIN/nsrun" --landlock-only \
+			--json-status-fd 9 --ignore-keyboard-signals --landlock-rw "$D" \
+			"$PY" "$TMP/cmd.py" "$D" 9>/dev/null 2>&1)
+		check_match "--landlock-only --json-status-fd: nsrun survives" "status=0\$" "$OUT"
+		ign=$(cat "$D/cmd-sigign" 2>/dev/null)
+		check "--landlock-only --json-status-fd: the command's INT and QUIT are not ignored ($ign)" \
+			test -n "$ign" -a "$(((16#${ign:-0} >> 1) & 3))" = 0
+	fi
 	err_case "--landlock-only without a status fd" \
 		"bwrap: --landlock-only cannot be combined with --ignore-keyboard-signals without --json-status-fd (in place, nsrun is the command)" \
 		--landlock-only --ignore-keyboard-signals
