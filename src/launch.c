@@ -256,6 +256,8 @@ _noreturn_ void launch_payload(const struct launch_ctx *ctx, char **envp, const 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_UNBLOCK, &chld, NULL);
+	if (ctx->keyboard)
+		supervise_keyboard_restore(ctx->keyboard);
 	launch_track_parent(ctx);
 	/* After every step of the setup, so that only the command is limited (a low
 	 * nproc or nofile would break pid 1 or the setup itself). */

@@ -58,6 +58,10 @@ struct launch_ctx {
 	int parent_life_fd;
 	pid_t expected_ppid;
 	const char *old_cwd; /* nsrun's cwd, or NULL */
+	/* --ignore-keyboard-signals: the caller's SIGINT and SIGQUIT, which the command takes
+	 * back just before exec; nsrun's processes (pid 1, --pidns's relay) keep them
+	 * ignored. NULL otherwise. */
+	const struct sigaction *keyboard;
 	bool tty_foreground; /* take the terminal's foreground (supervise_tty_wanted) */
 	/* Born in its cgroup by clone3, which roots a new cgroup namespace at the parent's
 	 * cgroup: the namespace is made first thing instead, rooted at the sandbox's own. */

@@ -839,7 +839,7 @@ struct channels {
 _noreturn_ static void child_main(struct monitor *mon, struct launch_ctx *ctx, struct channels *c)
 {
 	if (mon->plan->sup.ignore_keyboard_signals)
-		supervise_keyboard_restore(mon->keyboard);
+		ctx->keyboard = mon->keyboard;
 	cgroup_close_in_child(&mon->cg);
 	/* The relay's pidfd would let the sandbox signal it. */
 	if (mon->bridge.pidfd >= 0)

@@ -96,8 +96,9 @@ void supervise_tty_take(void);
 
 /* --ignore-keyboard-signals (bubblewrap PR #732): nsrun ignores SIGINT and SIGQUIT while
  * it runs the sandbox, as system(3) does while it waits; OLD keeps the caller's
- * dispositions, which the sandbox's first process takes back (supervise_keyboard_restore)
- * so that the command starts with them. */
+ * dispositions, which the command takes back just before exec (supervise_keyboard_restore)
+ * so that it starts with them. nsrun's processes in the sandbox keep ignoring them: a
+ * pid 1 that is no namespace's init, or --pidns's relay, would die of them. */
 void supervise_keyboard_ignore(struct sigaction old[2]);
 void supervise_keyboard_restore(const struct sigaction old[2]);
 /* In the monitor, at the end: the terminal back to nsrun's own process group. */

@@ -6,8 +6,9 @@
 # as a terminal sends them, then SIGINT to nsrun alone. With the option nsrun survives
 # them and the command, which handles them, gets them and ends as it chooses; without it
 # nsrun dies (the control that shows the signals are real). The dispositions: nsrun's
-# own ignore both, the command's are the caller's (default, or ignored when the caller
-# ignored them). With --forward-signals they are not forwarded, other signals are.
+# own ignore both, in the sandbox too (a pid 1 that is no namespace's init, --pidns's
+# relay: none of the group's processes may die of them), the command's are the caller's
+# (default, or ignored when the caller ignored them). With --forward-signals they are not forwarded, other signals are.
 # On a real terminal with --new-session, Ctrl-C and Ctrl-\ reach nsrun alone, which
 # survives them. With --landlock-only and a status fd the command is nsrun's child, which
 # takes back the caller's dispositions too.
@@ -40,7 +41,7 @@ sys.exit(3)
 PY
 # The caller: nsrun in a new process group, INT as asked (default or ignored), QUIT at
 # its default; the signals once the command is ready; prints nsrun's SigIgn and how it
-# ended (128+N for signal N).
+# ended (128+N for signal N), and how many of the group's processes the signals ended.
 cat >"$TMP/launch.py" <<'PY'
 import os, signal, sys, time
 d, ign, usr1 = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1"
@@ -58,6 +59,19 @@ for _ in range(200):
     time.sleep(0.05)
 with open("/proc/%d/status" % pid) as f:
     nsign = [l.split()[1] for l in f if l.startswith("SigIgn:")][0]
+# The live processes of nsrun's group: nsrun's own (pid 1, a relay) and the command.
+def group():
+    live = set()
+    for p in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/stat" % p) as f:
+                st = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(st[2]) == pid and st[0] != "Z":
+            live.add(p)
+    return live
+before = group()
 for send in (lambda: os.killpg(pid, signal.SIGINT), lambda: os.killpg(pid, signal.SIGQUIT),
              lambda: os.kill(pid, signal.SIGINT)) + ((lambda: os.kill(pid, signal.SIGUSR1)),) * usr1:
     try:
@@ -65,10 +79,11 @@ for send in (lambda: os.killpg(pid, signal.SIGINT), lambda: os.killpg(pid, signa
     except ProcessLookupError:
         pass
     time.sleep(0.3)
+lost = len(before - group())
 open(d + "/go", "w").close()
 _, st = os.waitpid(pid, 0)
 code = os.WEXITSTATUS(st) if os.WIFEXITED(st) else 128 + os.WTERMSIG(st)
-print("nsrun-sigign=%s status=%d" % (nsign, code))
+print("nsrun-sigign=%s lost=%d status=%d" % (nsign, lost, code))
 PY
 
 # A terminal: COMMAND on a new pty as an interactive shell starts a job (INT and QUIT at
@@ -117,7 +132,7 @@ test_keyboard() {
 		# shellcheck disable=SC2086 # ns is one option or none
 		run_kb kb 0 0 --ignore-keyboard-signals $ns
 		check_match "${ns:-no pid ns}: nsrun survives INT and QUIT to its group and INT alone" \
-			"status=0\$" "$OUT"
+			"lost=0 status=0\$" "$OUT"
 		ign=$(printf '%s\n' "$OUT" | sed -n 's/.*nsrun-sigign=\([0-9a-f]*\).*/\1/p')
 		check_eq "${ns:-no pid ns}: nsrun ignores SIGINT and SIGQUIT ($ign)" 3 \
 			"$(((16#${ign:-0} >> 1) & 3))"
@@ -132,6 +147,39 @@ test_keyboard() {
 		check_match "${ns:-no pid ns}: without the option the group's SIGINT ends nsrun" \
 			"status=130\$" "$OUT"
 	done
+	# nsrun's pid 1 where it is no namespace's init (--lock-file without a pid namespace)
+	# ignores them too: a QUIT that ended it would release the lock and end nsrun (131)
+	# with the command still running, unwatched.
+	L=$(mode_dir kb-lockfile)
+	: >"$L/lock"
+	run_kb kb-lock 0 0 --ignore-keyboard-signals --lock-file "$L/lock"
+	check_match "--lock-file, no pid ns: nsrun and its pid 1 survive INT and QUIT" \
+		"lost=0 status=0\$" "$OUT"
+	check_eq "--lock-file, no pid ns: the command got the group's INT and QUIT" \
+		"$(printf 'SIGINT\nSIGQUIT')" "$(sort -u "$D/log" 2>/dev/null)"
+	ign=$(cat "$D/cmd-sigign" 2>/dev/null)
+	check "--lock-file, no pid ns: the command does not inherit the ignored state ($ign)" \
+		test -n "$ign" -a "$(((16#${ign:-0} >> 1) & 3))" = 0
+	# And the relay that --pidns with --unshare-pid leaves outside the nested pid namespace,
+	# joining a sandbox started for it (as t-caps.sh does).
+	if [ -z "${NOUSERNS:-}" ]; then
+		local bg pid i
+		rm -f "$L/info"
+		nsrun --ro-bind / / --unshare-user --unshare-pid --die-with-parent --info-fd 3 \
+			sleep 60 3>"$L/info" >/dev/null 2>&1 &
+		bg=$!
+		for ((i = 0; i < 50; i++)); do
+			pid=$(jkey child-pid "$(cat "$L/info" 2>/dev/null)")
+			[ -n "$pid" ] && [ -e "/proc/$pid/ns/pid" ] && break
+			sleep 0.1
+		done
+		run_kb kb-relay 0 0 --ignore-keyboard-signals --userns 3 --pidns 4 --unshare-pid \
+			3<"/proc/$pid/ns/user" 4<"/proc/$pid/ns/pid"
+		check_match "--pidns --unshare-pid: nsrun and its relay survive INT and QUIT" \
+			"lost=0 status=0\$" "$OUT"
+		kill "$bg" 2>/dev/null
+		wait "$bg" 2>/dev/null
+	fi
 	# A caller that ignores SIGINT passes that on, as without the option.
 	run_kb kb-ign 1 0 --ignore-keyboard-signals --unshare-pid
 	ign=$(cat "$D/cmd-sigign" 2>/dev/null)
