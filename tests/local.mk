@@ -91,7 +91,7 @@ integration_tests += tests/integration/t-bwrap13.sh
 # area: destinations planted with symlinks, CVE-2026-87766
 integration_tests += tests/integration/t-sec-dest.sh
 # Supervision: signals, timeouts, resource limits, --netns.
-integration_tests += tests/integration/t-supervise.sh
+integration_tests += tests/integration/t-supervise.sh tests/integration/t-mountns.sh
 integration_tests += tests/integration/t-limits.sh
 # area: distribution, --doctor
 integration_tests += tests/integration/t-doctor.sh
@@ -245,7 +245,8 @@ check-kernels: all oracle-build
 	$(SHELL) $(top_srcdir)/tests/kernels/check-kernels.sh '$(abs_top_builddir)/nsrun' \
 		'$(abs_top_builddir)/check-kernels' $(NSRUN_KERNELS)
 .PHONY: check-kernels
-EXTRA_DIST += tests/kernels/check-kernels.sh tests/kernels/guest-checks.sh tests/kernels/preload-probe.c
+EXTRA_DIST += tests/kernels/check-kernels.sh tests/kernels/guest-checks.sh tests/kernels/preload-probe.c \
+	tests/integration/initramfs-run.py
 
 # ---- distribution ---------------------------------------------------------
 # The binary the suites test: this build's, or an installed one (make installcheck).
