@@ -17,7 +17,7 @@ INITRAMFS_RUN="$top_srcdir/tests/integration/initramfs-run.py"
 # namespace where a tmpfs on DIR has a file "marker" saying "in-ns"; sets HP to its pid.
 holder() {
 	local d=$1 tag=$2 how=(unshare -m --propagation private)
-	[ "$MODE" = unpriv ] && how=(setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --clear-groups -- unshare -Urm --propagation private)
+	[ "$MODE" = unpriv ] && how=(setpriv "--reuid=$UNPRIV_UID" "--regid=$UNPRIV_GID" --clear-groups -- unshare -Urm --propagation private)
 	"${how[@]}" sh -c 'mount -t tmpfs mountns-test "$1" && echo in-ns >"$1/marker" && exec sleep "$2"' \
 		sh "$d" "$tag" >/dev/null 2>&1 &
 	HP=$(wait_pgrep -f "^sleep $tag\$")
