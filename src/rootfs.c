@@ -5,7 +5,9 @@
  * a private staging tmpfs on /tmp becomes "/" with the host at /oldroot and the
  * sandbox root at /newroot; ops run in order with destinations confined to
  * /newroot; overlay-hide runs; /oldroot is detached and a second pivot makes
- * /newroot "/", so neither the host nor the staging tmpfs stays reachable.
+ * /newroot "/", so neither the host nor the staging tmpfs stays reachable. Where the
+ * root is the initial ramfs, which pivot_root refuses, the first pivot is a move over it
+ * (staging_over_ramfs), and the ramfs stays under the sandbox's root mount.
  */
 #include "config.h"
 
