@@ -188,4 +188,18 @@ case $? in
 	;;
 esac
 
+# A chroot into a plain directory is not this case: the mount holding the directory cannot
+# be named from inside, so it cannot be made a slave, and nsrun stops before mounting.
+test_plain_chroot() {
+	local c="$TMP/plain-chroot" out
+	mkdir -p "$c"
+	out=$(unshare -m --propagation private sh -c 'cd "$1" && mkdir -p tmp usr proc &&
+		mount --rbind /usr usr && mount -t proc proc proc && ln -s usr/lib lib &&
+		ln -s usr/lib64 lib64 && ln -s usr/bin bin && cp "$2" tmp/nsrun &&
+		chroot . /tmp/nsrun --ro-bind / / --tmpfs /tmp echo COMMAND-RAN' sh "$c" "$BIN/nsrun" 2>&1)
+	check_eq "a chroot into a plain directory: refused before any mount, exit 1" \
+		"1 nsrun: Failed to make / slave: Invalid argument" "$? $out"
+}
+test_plain_chroot
+
 done_testing
