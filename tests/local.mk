@@ -171,7 +171,7 @@ check-legacy: all
 	$(MAKE) $(AM_MAKEFLAGS) check-upstream NSRUN_FORCE_ENOSYS=mount-api
 legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh \
 	tests/integration/t-sec-noexec.sh tests/integration/t-sec-proc.sh tests/integration/t-bwrap-shapes.sh \
-	tests/integration/t-debug.sh
+	tests/integration/t-debug.sh tests/integration/t-mountns.sh
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh tests/kernels/*.sh \

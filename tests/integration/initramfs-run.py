@@ -38,9 +38,12 @@ def main():
     usr = chk(libc.syscall(SYS_OPEN_TREE, -100, b"/usr", OPEN_TREE_CLONE | AT_RECURSIVE | os.O_CLOEXEC),
               "open_tree /usr")
     prog = os.open(nsrun, os.O_RDONLY)
+    # INITRAMFS_WRAP=HELPER ARG: run NSRUN under tests/helpers/force-enosys ARG (the mount(2) path).
+    wrap = os.environ.get("INITRAMFS_WRAP", "").split()
+    wrapfd = os.open(wrap[0], os.O_RDONLY) if wrap else -1
     ld = os.open("/lib64/ld-linux-x86-64.so.2", os.O_RDONLY)
     libdir = os.open("/usr/lib/x86_64-linux-gnu", os.O_PATH | os.O_DIRECTORY)
-    for fd in (prog, ld, libdir):
+    for fd in (prog, ld, libdir) + ((wrapfd,) if wrap else ()):
         os.set_inheritable(fd, True)
     chk(libc.umount2(b"/", MNT_DETACH), "unmount /")
     chk(libc.setns(own, 0x20000), "enter the namespace again")
@@ -60,8 +63,10 @@ def main():
                 os.setresgid(uid, uid, uid)
                 os.setresuid(uid, uid, uid)
             env = dict(os.environ, LD_LIBRARY_PATH="/proc/self/fd/%d" % libdir)
-            os.execve("/proc/self/fd/%d" % ld,
-                      ["ld.so", "--argv0", "nsrun", "/proc/self/fd/%d" % prog] + args, env)
+            cmd = ["/proc/self/fd/%d" % ld, "--argv0", "nsrun", "/proc/self/fd/%d" % prog] + args
+            if wrap:
+                cmd = ["/proc/self/fd/%d" % ld, "/proc/self/fd/%d" % wrapfd] + wrap[1:] + ["--"] + cmd
+            os.execve(cmd[0], cmd, env)
         _, status = os.waitpid(pid, 0)
         code = os.waitstatus_to_exitcode(status)
     finally:

@@ -117,8 +117,10 @@ RAMFS_SB="--ro-bind /nsrun-usr /usr --symlink usr/lib64 /lib64 --symlink usr/bin
 ramfs_run() {
 	local uid=0
 	[ "$MODE" = unpriv ] && uid=$UNPRIV_UID
+	# make check-legacy: the mount(2) path, as run_wrapped does for the other suites.
 	# shellcheck disable=SC2086
-	"$PY" "$INITRAMFS_RUN" "$uid" "$BIN/nsrun" $RAMFS_SB "$@" 7<"$ESCAPE"
+	INITRAMFS_WRAP=${NSRUN_FORCE_ENOSYS:+$BIN/force-enosys $NSRUN_FORCE_ENOSYS} \
+		"$PY" "$INITRAMFS_RUN" "$uid" "$BIN/nsrun" $RAMFS_SB "$@" 7<"$ESCAPE"
 }
 
 ramfs_probe() {
