@@ -95,6 +95,7 @@ enum cli_flags {
 	X(MEMORY_MAX, "--memory-max", 1, OPTG_SUP, OPTF_NS, SIZE(limits.memory_max, limits.has_memory_max, 1 << 20), "SIZE", "Limit the sandbox's memory to SIZE, e.g. 512M (cgroup v2; no swap unless --memory-swap-max)") \
 	X(MEMORY_SWAP_MAX, "--memory-swap-max", 1, OPTG_SUP, OPTF_NS, SIZE(limits.memory_swap_max, limits.has_memory_swap_max, 0), "SIZE", "Limit the sandbox's swap to SIZE (cgroup v2 memory.swap.max)") \
 	X(MONOTONIC, "--monotonic", 1, OPTG_NAMESPACE, OPTF_NS, FN(h_clock_offset), "SECS", "Offset CLOCK_MONOTONIC by SECS seconds in the new time namespace (requires --unshare-time)") \
+	X(MOUNTNS, "--mountns", 1, OPTG_NAMESPACE, OPTF_NS, FD(ns.mountns_fd), "FD", "Build the sandbox from a copy of the mount namespace FD (it is never changed)") \
 	X(MQUEUE, "--mqueue", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new mqueue on DEST") \
 	X(NETNS, "--netns", 1, OPTG_NAMESPACE, OPTF_NS, FD(sup.netns_fd), "FD", "Run in the network namespace FD (cannot combine with --unshare-net)") \
 	X(NEW_SESSION, "--new-session", 0, OPTG_PROCESS, OPTF_B8, ON(proc.new_session), "", "Create a new terminal session") \

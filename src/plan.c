@@ -18,7 +18,7 @@ void plan_init(struct plan *plan, char *const *envp)
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->proc.envp = strv_copy(envp);
-	plan->ns.userns_fd = plan->ns.userns2_fd = plan->ns.pidns_fd = -1;
+	plan->ns.userns_fd = plan->ns.userns2_fd = plan->ns.pidns_fd = plan->ns.mountns_fd = -1;
 	plan->sync.block_fd = plan->sync.userns_block_fd = -1;
 	plan->sync.info_fd = plan->sync.json_status_fd = plan->sync.report_fd = -1;
 	plan->sup.netns_fd = -1;

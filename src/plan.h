@@ -87,6 +87,7 @@ struct ns_config {
 	int userns_fd;	     /* --userns, -1 if unset */
 	int userns2_fd;	     /* --userns2 */
 	int pidns_fd;	     /* --pidns */
+	int mountns_fd;	     /* --mountns (nsrun extension): the mounts the sandbox starts from */
 	bool disable_userns; /* --disable-userns */
 	bool assert_userns_disabled;
 	bool has_uid, has_gid;

@@ -5,7 +5,9 @@
  * a private staging tmpfs on /tmp becomes "/" with the host at /oldroot and the
  * sandbox root at /newroot; ops run in order with destinations confined to
  * /newroot; overlay-hide runs; /oldroot is detached and a second pivot makes
- * /newroot "/", so neither the host nor the staging tmpfs stays reachable.
+ * /newroot "/", so neither the host nor the staging tmpfs stays reachable. Where the
+ * root is the initial ramfs, which pivot_root refuses, the first pivot is a move over it
+ * (staging_over_ramfs), and the ramfs stays under the sandbox's root mount.
  */
 #include "config.h"
 
@@ -181,7 +183,40 @@ static int host_refused(struct nsrun_error *err, enum nsrun_step step, int r)
 	return r == -EPERM || r == -EACCES ? error_refused(err, step, r) : r;
 }
 
-static int staging_setup(bool hides, struct nsrun_error *err)
+/* pivot_root(2) refuses a root that is mounted on nothing, the initial ramfs (an initramfs
+ * that never switched root; the process in it is at the bottom of the tree). There the
+ * staging tmpfs is moved over "/" as switch_root does, with a recursive copy of the host's
+ * tree at oldroot first (less the staging tmpfs's own copy at /tmp), and the root entered
+ * with chroot. The final pivot then works and detaches the copy and the staging tmpfs as
+ * usual, but the ramfs itself stays under the sandbox's root mount: ".." from the top of the
+ * root comes back down onto it and mountinfo does not show it, yet unmounting the root
+ * (CAP_SYS_ADMIN in the user namespace that owns the mounts) and then entering the mount
+ * namespace again would uncover it. So a command that keeps CAP_SYS_ADMIN is refused. */
+static int staging_over_ramfs(bool command_admin, struct nsrun_error *err)
+{
+	if (command_admin)
+		return error_fail_closed(
+			err,
+			error_set_plain(err, EINVAL,
+					"pivot_root: Invalid argument: the root is the initial "
+					"ramfs, which stays under the sandbox's root where a "
+					"command with CAP_SYS_ADMIN could uncover it; drop it "
+					"(--cap-drop CAP_SYS_ADMIN) to run from the initramfs"));
+	log_debug("pivot_root: the root is the initial ramfs; moving the staging tmpfs over it");
+	if (mount("/", "oldroot", NULL, MS_BIND | MS_REC, NULL) < 0)
+		return error_set(err, errno, "bind-mount '/' on oldroot (initramfs fallback)");
+	if (umount2("oldroot/tmp", MNT_DETACH) < 0)
+		return error_set(err, errno,
+				 "unmount the staging tmpfs's copy (initramfs fallback)");
+	if (mount(".", "/", NULL, MS_MOVE, NULL) < 0)
+		return error_set(err, errno,
+				 "move the staging tmpfs onto '/' (initramfs fallback)");
+	if (chroot(".") < 0)
+		return error_set(err, errno, "chroot into the staging tmpfs (initramfs fallback)");
+	return 0;
+}
+
+static int staging_setup(bool hides, bool command_admin, struct nsrun_error *err)
 {
 	/* No mode option: the sandbox's "/" is the 0755 newroot directory, and bwrap's
 	 * staging tmpfs shows no mode= in mountinfo either (byte-compatible output). */
@@ -216,8 +251,12 @@ static int staging_setup(bool hides, struct nsrun_error *err)
 		return mount_error(err, r, "setting up newroot bind");
 	if (mkdir("oldroot", 0755) < 0)
 		return error_set(err, errno, "Creating oldroot failed");
-	if (sys_pivot_root(".", "oldroot") < 0)
-		return error_set(err, errno, "pivot_root");
+	if (sys_pivot_root(".", "oldroot") < 0) {
+		r = errno == EINVAL ? staging_over_ramfs(command_admin, err) :
+				      error_set(err, errno, "pivot_root");
+		if (r < 0)
+			return r;
+	}
 	if (chdir("/") < 0)
 		return error_set(err, errno, "chdir /");
 	/* mount(2) reaches fd targets through /proc/self/fd: keep that path working. It is
@@ -741,7 +780,7 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 				st->console = xconcat(OLDROOT, tty);
 		}
 	}
-	r = staging_setup(hide_wanted(cfg->hide), err);
+	r = staging_setup(hide_wanted(cfg->hide), cfg->command_admin, err);
 	if (r < 0)
 		return r;
 	st->staging_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -24,6 +24,7 @@ struct rootfs_config {
 	bool host_privileged;		/* root, or no userns: every /proc cover is needed */
 	const char *file_label;		/* --file-label, NULL if unset */
 	bool fail_open; /* --not-a-security-boundary: binds tolerate submount remount failures */
+	bool command_admin; /* the command keeps CAP_SYS_ADMIN: no initramfs fallback */
 	const struct landlock_config
 		*landlock; /* --landlock-rw/-exec: what the command can write becomes noexec */
 	/* --fallback proc: where a fresh procfs is refused, the host's is bound instead and

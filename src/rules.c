@@ -75,6 +75,7 @@ GIVEN(forward_in_place, p->sup.forward_signals && p->sync.json_status_fd < 0,
 GIVEN(timeout, p->sup.timeout_ms > 0, "--timeout")
 GIVEN(kill_after, p->sup.has_kill_after, "--kill-after")
 GIVEN(netns, p->sup.netns_fd >= 0, "--netns")
+GIVEN(mountns, p->ns.mountns_fd >= 0, "--mountns")
 GIVEN(bridge, p->n_bridges > 0, "--bridge")
 GIVEN(limit, plan_has_limits(p), plan_cgroup_option(p))
 GIVEN(cgroup_option, true, plan_cgroup_option(p))
@@ -183,6 +184,7 @@ const struct rule rules_table[] = {
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--ignore-keyboard-signals", landlock_only, ignore_keyboard_in_place, LL_ONLY },
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--timeout", landlock_only, timeout, LL_ONLY },
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--netns", landlock_only, netns, LL_ONLY },
+	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--mountns", landlock_only, mountns, LL_ONLY },
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "--bridge", landlock_only, bridge, LL_ONLY },
 	/* A cgroup needs someone outside it to remove it when the command is done. */
 	{ RULE_RUN, "--landlock-only", RULE_EXCLUDES, "the resource limits", landlock_only, cgroup_option, LL_ONLY },
@@ -194,6 +196,7 @@ const struct rule rules_table[] = {
 	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--userns2", fallback, userns2, FALLBACK_WITH },
 	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--pidns", fallback, pidns, FALLBACK_WITH },
 	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--netns", fallback, netns, FALLBACK_WITH },
+	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--mountns", fallback, mountns, FALLBACK_WITH },
 	{ RULE_RUN, "--fallback", RULE_EXCLUDES, "--userns-block-fd", fallback, userns_block_fd, FALLBACK_WITH },
 	/* Without a Landlock file boundary, namespaces given up would leave no sandbox at all. */
 	{ RULE_RUN, "--fallback", RULE_REQUIRES, "--landlock-rw", fallback_landlock, landlock_fs,

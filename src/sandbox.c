@@ -483,7 +483,36 @@ static int join_netns(const struct plan *plan, struct nsrun_error *err)
 	return error_set(err, errno, "--netns %d: setns", fd);
 }
 
-static int join_namespaces(const struct plan *plan, struct nsrun_error *err)
+/* --mountns: the monitor joins the namespace and the clone's CLONE_NEWNS copies it, so
+ * the sandbox starts from its mounts while its staging, ops and pivots act on the copy:
+ * the joined namespace is never changed. setns needs CAP_SYS_ADMIN over the namespace's
+ * owner and CAP_SYS_ADMIN and CAP_SYS_CHROOT in the caller's user namespace: as a user,
+ * that of --userns, joined just before. Joining moves the root and the working directory
+ * to the namespace's root; the caller's directory is entered again by name, so relative
+ * paths and the default working directory mean what they do without the option. */
+static int join_mountns(const struct plan *plan, const char *cwd, struct nsrun_error *err)
+{
+	int fd = plan->ns.mountns_fd;
+
+	if (setns(fd, CLONE_NEWNS) < 0) {
+		if (errno == EPERM && getuid() != 0 && plan->ns.userns_fd < 0)
+			return error_set(err, errno,
+					 "--mountns %d: joining needs CAP_SYS_ADMIN over the user "
+					 "namespace that owns it; pass that one with --userns",
+					 fd);
+		if (errno == EINVAL)
+			return error_set_plain(err, EINVAL, "--mountns %d: not a mount namespace",
+					       fd);
+		return error_set(err, errno, "--mountns %d: setns", fd);
+	}
+	close(fd);
+	if (cwd && chdir(cwd) < 0)
+		log_debug("--mountns: '%s' is not in the joined namespace, staying at its root",
+			  cwd);
+	return 0;
+}
+
+static int join_namespaces(const struct plan *plan, const char *cwd, struct nsrun_error *err)
 {
 	int r;
 
@@ -494,6 +523,11 @@ static int join_namespaces(const struct plan *plan, struct nsrun_error *err)
 	}
 	if (plan->sup.netns_fd >= 0) {
 		r = join_netns(plan, err);
+		if (r < 0)
+			return r;
+	}
+	if (plan->ns.mountns_fd >= 0) {
+		r = join_mountns(plan, cwd, err);
 		if (r < 0)
 			return r;
 	}
@@ -937,7 +971,7 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	 * out of the sandbox's sight. */
 	r = plan->n_bridges > 0 ? bridge_start(plan, &mon->bridge, err) : 0;
 	if (r == 0)
-		r = join_namespaces(plan, err);
+		r = join_namespaces(plan, ctx->old_cwd, err);
 	if (r < 0)
 		return r;
 	/* Nothing nsrun starts may gain privileges through exec. */

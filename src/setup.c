@@ -177,6 +177,8 @@ static int build_rootfs(const struct launch_ctx *ctx, struct nsrun_error *err)
 		.host_privileged = ctx->real_root || !ctx->in_userns,
 		.file_label = plan->proc.file_label,
 		.fail_open = plan->debug.not_a_security_boundary,
+		.command_admin = ((ctx->caps >> CAP_SYS_ADMIN) & 1) &&
+				 (ctx->sandbox_uid == 0 || plan->caps.n_ops > 0),
 		.landlock = &plan->landlock,
 		.proc_refused = ctx->proc_fallback ? &setup_report.proc : NULL,
 	};

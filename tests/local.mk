@@ -94,6 +94,7 @@ integration_tests += tests/integration/t-sec-dest.sh
 integration_tests += tests/integration/t-supervise.sh
 integration_tests += tests/integration/t-keyboard.sh
 integration_tests += tests/integration/t-timens.sh
+integration_tests += tests/integration/t-supervise.sh tests/integration/t-mountns.sh
 integration_tests += tests/integration/t-limits.sh
 # area: distribution, --doctor
 integration_tests += tests/integration/t-doctor.sh
@@ -173,7 +174,7 @@ check-legacy: all
 	$(MAKE) $(AM_MAKEFLAGS) check-upstream NSRUN_FORCE_ENOSYS=mount-api
 legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh \
 	tests/integration/t-sec-noexec.sh tests/integration/t-sec-proc.sh tests/integration/t-bwrap-shapes.sh \
-	tests/integration/t-debug.sh
+	tests/integration/t-debug.sh tests/integration/t-mountns.sh
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh tests/kernels/*.sh \
@@ -247,7 +248,8 @@ check-kernels: all oracle-build
 	$(SHELL) $(top_srcdir)/tests/kernels/check-kernels.sh '$(abs_top_builddir)/nsrun' \
 		'$(abs_top_builddir)/check-kernels' $(NSRUN_KERNELS)
 .PHONY: check-kernels
-EXTRA_DIST += tests/kernels/check-kernels.sh tests/kernels/guest-checks.sh tests/kernels/preload-probe.c
+EXTRA_DIST += tests/kernels/check-kernels.sh tests/kernels/guest-checks.sh tests/kernels/preload-probe.c \
+	tests/integration/initramfs-run.py
 
 # ---- distribution ---------------------------------------------------------
 # The binary the suites test: this build's, or an installed one (make installcheck).

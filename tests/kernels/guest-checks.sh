@@ -1169,9 +1169,43 @@ case_timens() {
 		"^126 nsrun: Can't set the time namespace's offsets .*Numerical result out of range" "$? $out"
 	check_eq "an offset the kernel refuses: the command did not run" "" "$(ls "$d")"
 }
+# issue 39: where the root is the initial ramfs (initramfs-run.py makes one: the tree
+# above it unmounted in a private namespace, the namespace entered again), pivot_root(2)
+# answers EINVAL and nsrun moves its staging tmpfs over the ramfs instead. The sandbox
+# shows only its own tree, and a command that keeps CAP_SYS_ADMIN is refused (126). A
+# kernel that mounts the ramfs on something of its own lets pivot_root work: then the
+# sandbox runs as anywhere and the case says so.
+case_initramfs() {
+	local uid=0 out rc used want="bin lib lib64 proc tmp usr"
+	local -a sb=(--ro-bind /nsrun-usr /usr --symlink usr/lib64 /lib64 --symlink usr/bin /bin
+		--symlink usr/lib /lib --proc /proc --unshare-pid --tmpfs /tmp)
+	[ "$MODE" = unpriv ] && uid=$UNPRIV
+	out=$(NSRUN_DEBUG=1 /usr/bin/python3 "$INITRAMFS_RUN" "$uid" "$BIN/nsrun" "${sb[@]}" \
+		--cap-drop CAP_SYS_ADMIN sh -c 'ls / | paste -sd" "; cd /; cd ../../..; ls | paste -sd" "; ls /proc/1/root | paste -sd" "' 2>&1)
+	rc=$?
+	case $out in
+	*"the root is the initial ramfs; moving"*) used="through the fallback" ;;
+	*) used="pivot_root works here" ;;
+	esac
+	out=$(printf '%s\n' "$out" | grep -v '^nsrun\[')
+	check_eq "initial ramfs ($used): the sandbox runs, '..' and /proc/1/root stay in it" \
+		"0 $want $want $want" "$rc $(printf '%s\n' "$out" | head -n3 | paste -sd' ')"
+	out=$(/usr/bin/python3 "$INITRAMFS_RUN" "$uid" "$BIN/nsrun" "${sb[@]}" --cap-add CAP_SYS_ADMIN \
+		echo COMMAND-RAN 2>&1)
+	rc=$?
+	if [ "$used" = "through the fallback" ]; then
+		check_eq "initial ramfs, the command keeps CAP_SYS_ADMIN: refused, 126" \
+			"126 nsrun: pivot_root: Invalid argument: the root is the initial ramfs, which stays under the sandbox's root where a command with CAP_SYS_ADMIN could uncover it; drop it (--cap-drop CAP_SYS_ADMIN) to run from the initramfs" \
+			"$rc $out"
+	else
+		check_eq "initial ramfs ($used), --cap-add CAP_SYS_ADMIN: runs" "0 COMMAND-RAN" "$rc $out"
+	fi
+}
+INITRAMFS_RUN=$(cd "$(dirname "$0")/../integration" && pwd)/initramfs-run.py
 
 for MODE in root unpriv; do
 	case_basics
+	case_initramfs
 	case_fallback
 	case_overlay
 	case_hide

@@ -96,8 +96,8 @@ static void test_table_sorted(void **state)
 	/* bwrap 0.11.1, bwrap 0.12/0.13 (--debug-opt, --not-a-security-boundary), nsrun's
 	 * own (12 with the UDP ones of Landlock ABI 10), its supervision
 	 * options, --doctor and --json, the cgroup limits, --fallback, --bridge, --explain,
-	 * --report-fd, --ignore-keyboard-signals and the time namespace's three. */
-	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1 + 1 + 1 + 4);
+	 * --report-fd, --ignore-keyboard-signals and the time namespace's three, --mountns. */
+	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1 + 1 + 1 + 4 + 1);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
@@ -469,7 +469,12 @@ static void test_namespaces(void **state)
 	assert_int_equal(p.ns.userns_fd, 0);
 	assert_int_equal(p.ns.userns2_fd, 4);
 	assert_int_equal(p.ns.pidns_fd, 5);
+	assert_int_equal(p.ns.mountns_fd, -1);
 	plan_free(&p);
+	PARSE_OK(&p, "--mountns", "6", "true");
+	assert_int_equal(p.ns.mountns_fd, 6);
+	plan_free(&p);
+	EXPECT_ERR("Invalid fd: x", "--mountns", "x", "true");
 }
 
 static void test_process_and_status(void **state)
