@@ -903,15 +903,26 @@ static void choose_source(struct monitor *mon, struct launch_ctx *ctx)
 static int open_idmaps(const struct plan *plan, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	_cleanup_close_ int userns_fd = -1;
-	bool any = false;
+	const struct op *first = NULL;
 	uid_t uid;
 	gid_t gid;
 	int r;
 
-	for (size_t i = 0; i < plan->n_ops; i++)
-		any |= (plan->ops[i].flags & OP_F_IDMAP) != 0;
-	if (!any)
+	for (size_t i = 0; i < plan->n_ops && !first; i++)
+		if (plan->ops[i].flags & OP_F_IDMAP)
+			first = &plan->ops[i];
+	if (!first)
 		return 0;
+	/* Without capabilities in its own user namespace a caller can neither map another
+	 * uid for the idmapping nor idmap a mount: say which, not the first EPERM. */
+	if (geteuid() != 0)
+		return error_fail_closed(
+			err,
+			error_set_plain(err, EPERM,
+					"--idmap %s: idmapping a mount of the host's needs "
+					"CAP_SYS_ADMIN over the caller's mount namespace and the "
+					"filesystem's user namespace (root)",
+					first->source));
 	uid = (uid_t)userns_map_outside(&plan->ns.uid_map, ctx->sandbox_uid, ctx->real_uid);
 	gid = (gid_t)userns_map_outside(&plan->ns.gid_map, ctx->sandbox_gid, ctx->real_gid);
 	userns_fd = userns_idmap_fd(ctx->proc_fd, ctx->real_uid, uid, ctx->real_gid, gid, err);
