@@ -1062,6 +1062,7 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 	r = run_monitored(&mon, &ctx, caller, err);
 	/* Every way out of run_monitored: nothing of the relay outlives the attempt. */
 	bridge_stop(&mon.bridge);
+	free(ctx.idmap_fds);
 	if (r < 0 && rep) {
 		monitor_discard(&mon);
 		if (ctx.proc_fd >= 0)
