@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * userns.c: user namespace layout, ID maps and joins. A map is always a single
+ * userns.c: user namespace layout, ID maps and joins. bwrap's maps are a single
  * line onto one outside id, which is all an unprivileged writer may map; the
  * layout decides when a second, nested namespace is needed to show the caller's
  * chosen ids after uid 0 was required for setup (devpts) or nesting is capped.
+ * --uid-map/--gid-map's ranges are written by root itself, or for a user by the
+ * setuid newuidmap/newgidmap, run by a process forked before NO_NEW_PRIVS; --idmap's
+ * mappings are user namespaces of their own, one line each.
  */
 #include "config.h"
 
