@@ -15,7 +15,8 @@ SUB_START=2000000000
 SUB_COUNT=65536
 SUB_LINE=
 UNPRIV_NAME=$(getent passwd $UNPRIV_UID | cut -d: -f1)
-ADDED_SUBUID= ADDED_SUBGID=
+ADDED_SUBUID=''
+ADDED_SUBGID=''
 
 # undelegate FILE HOW: removes only the line this suite added (HOW: added), or the file
 # it created (HOW: created) when nothing else was written to it meanwhile.
