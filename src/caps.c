@@ -177,6 +177,20 @@ int caps_set(uint64_t caps, struct nsrun_error *err)
 	return 0;
 }
 
+int caps_raise_effective(struct nsrun_error *err)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (sys_capget(&h, d) < 0)
+		return error_set(err, errno, "capget failed");
+	for (size_t i = 0; i < ARRAY_SIZE(d); i++)
+		d[i].effective = d[i].permitted;
+	if (sys_capset(&h, d) < 0)
+		return error_set(err, errno, "capset failed");
+	return 0;
+}
+
 int caps_raise_ambient(uint64_t caps, struct nsrun_error *err)
 {
 	int n = caps_count();

@@ -55,5 +55,9 @@ int caps_bound(uint64_t keep, struct nsrun_error *err);
 /* Sets permitted, effective and inheritable to caps. */
 int caps_set(uint64_t caps, struct nsrun_error *err);
 
+/* Makes the permitted set effective again (after a uid change under PR_SET_KEEPCAPS),
+ * leaving permitted and inheritable as they are. */
+int caps_raise_effective(struct nsrun_error *err);
+
 /* Raises every cap in caps as ambient so it survives exec (EINVAL/EPERM ignored). */
 int caps_raise_ambient(uint64_t caps, struct nsrun_error *err);

@@ -73,8 +73,10 @@ enum cli_flags {
 	X(FILE_LABEL, "--file-label", 1, OPTG_SECURITY, OPTF_B8, LABEL(proc.file_label), "LABEL", "File label for temporary sandbox content") \
 	X(FORWARD_SIGNALS, "--forward-signals", 0, OPTG_SUP, OPTF_NS, ON(sup.forward_signals), "", "Forward INT, TERM, HUP, QUIT, USR1, USR2, CONT and WINCH to COMMAND") \
 	X(GID, "--gid", 1, OPTG_NAMESPACE, OPTF_B8, ID(ns.gid, ns.has_gid), "GID", "Custom gid in the sandbox (requires --unshare-user or --userns)") \
+	X(GID_MAP, "--gid-map", 1, OPTG_NAMESPACE, OPTF_NS, FN(h_id_map), "MAP", "Map gids INSIDE:OUTSIDE:COUNT into the new user namespace (repeatable; newgidmap when not root)") \
 	X(HELP, "--help", 0, OPTG_GENERAL, OPTF_B8, MODE(PLAN_HELP), "", "Print this help") \
 	X(HOSTNAME, "--hostname", 1, OPTG_NAMESPACE, OPTF_B8, STR(ns.hostname), "NAME", "Custom hostname in the sandbox (requires --unshare-uts)") \
+	X(IDMAP, "--idmap", 0, OPTG_FS, OPTF_NS | OPTF_MODIFIER, FN(h_idmap), "", "Make the next bind idmapped: the caller's ids on disk are the command's ids") \
 	X(IGNORE_KEYBOARD_SIGNALS, "--ignore-keyboard-signals", 0, OPTG_SUP, OPTF_NS, ON(sup.ignore_keyboard_signals), "", "Ignore SIGINT and SIGQUIT while waiting for the command to terminate") \
 	X(INFO_FD, "--info-fd", 1, OPTG_STATUS, OPTF_B8, FD(sync.info_fd), "FD", "Write information about the running container to FD") \
 	X(JSON, "--json", 0, OPTG_GENERAL, OPTF_NS, ON(json), "", "With --doctor: print the checks as one JSON document") \
@@ -126,6 +128,7 @@ enum cli_flags {
 	X(TMP_OVERLAY, "--tmp-overlay", 1, OPTG_FS, 0, FN(h_op), "DEST", "Mount overlayfs with writes going to an invisible tmpfs on DEST") \
 	X(TMPFS, "--tmpfs", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new tmpfs on DEST") \
 	X(UID, "--uid", 1, OPTG_NAMESPACE, OPTF_B8, ID(ns.uid, ns.has_uid), "UID", "Custom uid in the sandbox (requires --unshare-user or --userns)") \
+	X(UID_MAP, "--uid-map", 1, OPTG_NAMESPACE, OPTF_NS, FN(h_id_map), "MAP", "Map uids INSIDE:OUTSIDE:COUNT into the new user namespace (repeatable; newuidmap when not root)") \
 	X(UNSETENV, "--unsetenv", 1, OPTG_PROCESS, OPTF_B8, FN(h_unsetenv), "VAR", "Unset an environment variable") \
 	X(UNSHARE_ALL, "--unshare-all", 0, OPTG_NAMESPACE, OPTF_B8, FN(h_unshare_all), "", "Unshare every namespace we support by default") \
 	X(UNSHARE_CGROUP, "--unshare-cgroup", 0, OPTG_NAMESPACE, OPTF_B8, NS(ns.cgroup), "", "Create new cgroup namespace") \

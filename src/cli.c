@@ -22,6 +22,7 @@
 #include "fallback.h"
 #include "rules.h"
 #include "supervise-parse.h"
+#include "userns.h"
 #include "util.h"
 
 const struct cli_option cli_options[] = {
@@ -35,6 +36,7 @@ const size_t cli_n_options = ARRAY_SIZE(cli_options);
 /* bwrap caps --size at SIZE_MAX / 2 so that the tmpfs option string cannot overflow. */
 #define CLI_MAX_TMPFS_BYTES (SIZE_MAX / 2)
 
+static const char idmap_dangling[] = "--idmap must be followed by --bind, --ro-bind or --dev-bind";
 static const char overlay_src_dangling[] =
 	"--overlay-src must be followed by another --overlay-src or one of --overlay, "
 	"--tmp-overlay, or --ro-overlay";
@@ -46,7 +48,7 @@ struct cli_state {
 	bool in_file;	   /* parsing an --args buffer */
 	bool stop;	   /* --help, --version or --landlock-abi seen */
 	bool seen[OPT_MAX];
-	bool has_perms, has_size;
+	bool has_perms, has_size, has_idmap;
 	mode_t perms;
 	uint64_t size;
 	char **overlay_srcs; /* pending --overlay-src values, first given first */
@@ -560,6 +562,28 @@ static int h_size(struct cli_state *st, const struct cli_option *opt, char *cons
 	return 0;
 }
 
+/* --idmap: the next bind of a host path is idmapped (issue 39). */
+static int h_idmap(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		   struct nsrun_error *err)
+{
+	(void)opt;
+	(void)a;
+	if (st->has_idmap)
+		return error_set(err, 0, "--idmap given twice for the same action");
+	st->has_idmap = true;
+	return 0;
+}
+
+/* --uid-map / --gid-map: ranges added to the map, checked as the kernel would. */
+static int h_id_map(struct cli_state *st, const struct cli_option *opt, char *const *a,
+		    struct nsrun_error *err)
+{
+	struct ns_config *ns = &st->plan->ns;
+
+	return userns_parse_map(opt->name, a[0],
+				opt->id == OPT_UID_MAP ? &ns->uid_map : &ns->gid_map, err);
+}
+
 static int h_overlay_src(struct cli_state *st, const struct cli_option *opt, char *const *a,
 			 struct nsrun_error *err)
 {
@@ -613,6 +637,10 @@ static int h_op(struct cli_state *st, const struct cli_option *opt, char *const 
 		op->perms = st->has_perms ? st->perms : d->default_perms;
 		op->flags |= st->has_perms ? OP_F_HAS_PERMS : 0;
 		st->has_perms = false;
+	}
+	if ((d->args & OP_A_IDMAP) && st->has_idmap) {
+		op->flags |= OP_F_IDMAP;
+		st->has_idmap = false;
 	}
 	if (t == OP_TMPFS && st->has_size) {
 		op->size = st->size;
@@ -947,7 +975,7 @@ static const struct cli_action *action_of(enum cli_option_id id)
  * (--overlay-src counts as an ordinary option for --perms and --size). */
 static int check_modifiers(struct cli_state *st, enum cli_option_id id, struct nsrun_error *err)
 {
-	bool modifier = id == OPT_PERMS || id == OPT_SIZE;
+	bool modifier = id == OPT_PERMS || id == OPT_SIZE || id == OPT_IDMAP;
 
 	if (!modifier && st->has_perms)
 		return error_set(err, 0,
@@ -956,6 +984,8 @@ static int check_modifiers(struct cli_state *st, enum cli_option_id id, struct n
 		return error_set(err, 0, "--size must be followed by --tmpfs");
 	if (id != OPT_OVERLAY_SRC && st->overlay_srcs)
 		return error_set(err, 0, "%s", overlay_src_dangling);
+	if (!modifier && st->has_idmap)
+		return error_set(err, 0, "%s", idmap_dangling);
 	return 0;
 }
 
@@ -1126,6 +1156,8 @@ int cli_parse(int argc, char *const *argv, const struct cli_io *io, struct plan 
 		r = parse_vector(&st, n, argv + 1, &cmd, err);
 	if (r >= 0 && !st.stop && st.overlay_srcs)
 		r = error_set(err, 0, "%s", overlay_src_dangling);
+	if (r >= 0 && !st.stop && st.has_idmap)
+		r = error_set(err, 0, "%s", idmap_dangling);
 	if (r >= 0 && !st.stop && cmd < n) {
 		plan->proc.argv = xcalloc(n - cmd + 1, sizeof(char *));
 		for (size_t i = cmd; i < n; i++)

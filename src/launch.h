@@ -72,6 +72,7 @@ struct launch_ctx {
 	bool ready_handshake;
 	bool proc_fallback; /* a refused fresh procfs is answered by binding the host's */
 	int bridge_fd;	    /* --bridge: the relay's socket, until the ports are handed over */
+	int *idmap_fds;	    /* --idmap: per op, the monitor's idmapped tree, or NULL */
 };
 
 /* The sandbox's process to the monitor, on the status pipe, once its setup is done

@@ -280,6 +280,35 @@ static int bind_tree(int src_fd, int dest_fd, bool recursive, uint64_t attrs, bo
 	return r < 0 ? fail_at(r, "Unable to mount source on destination") : 0;
 }
 
+int mount_idmapped_tree(const char *path, int userns_fd, uint64_t attrs, bool *at_setattr)
+{
+	struct nsrun_mount_attr a = { .attr_set = attrs | MOUNT_ATTR_IDMAP,
+				      .userns_fd = (uint64_t)userns_fd };
+	_cleanup_close_ int fd = -1;
+
+	*at_setattr = false;
+	/* No mount(2) form exists for an idmapping: without the new API there is none. */
+	if (!mount_api_available())
+		return -ENOSYS;
+	fd = sys_open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (fd < 0)
+		return -errno;
+	*at_setattr = true;
+	if (sys_mount_setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &a) < 0)
+		return -errno;
+	return TAKE_FD(fd);
+}
+
+int mount_attach_tree(int tree_fd, int dest_fd)
+{
+	int r;
+
+	detail_clear();
+	trace("attach an idmapped tree", NULL, true, 0);
+	r = mount_attach(tree_fd, dest_fd);
+	return r < 0 ? fail_at(r, "Unable to mount source on destination") : 0;
+}
+
 int mount_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs)
 {
 	return bind_tree(src_fd, dest_fd, recursive, attrs, false);

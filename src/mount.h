@@ -37,6 +37,14 @@ void mount_force_fallback(void);
  * call however many submounts. Returns 0 or -errno (no message: callers word it). */
 int mount_bind(int src_fd, int dest_fd, bool recursive, uint64_t attrs);
 
+/* --idmap: a detached recursive clone of path, in the caller's mount namespace, with
+ * attrs and the idmapping of userns_fd (open_tree + mount_setattr, Linux 5.12). -ENOSYS
+ * without the new mount API (there is no mount(2) form); *at_setattr says whether the
+ * error came from mount_setattr (the idmapping itself) rather than open_tree. */
+int mount_idmapped_tree(const char *path, int userns_fd, uint64_t attrs, bool *at_setattr);
+/* Attaches a tree from mount_idmapped_tree onto dest_fd. */
+int mount_attach_tree(int tree_fd, int dest_fd);
+
 /* A recursive mount_bind() for --not-a-security-boundary: where submounts are remounted
  * one by one (the mount(2) path), one that cannot take attrs keeps its flags and a
  * warning is logged; the top of the tree must take them. */

@@ -186,6 +186,8 @@ static void format_op(FILE *f, size_t i, const struct op *op)
 			op->flags & OP_F_HAS_PERMS ? "" : "(default)");
 	if (op->flags & OP_F_HAS_SIZE)
 		fprintf(f, " size=%llu", (unsigned long long)op->size);
+	if (op->flags & OP_F_IDMAP)
+		fputs(" idmap", f);
 	fputs(" dest=", f);
 	put_str(f, op->dest);
 	fputc('\n', f);
@@ -213,6 +215,13 @@ static void format_by_hand(FILE *f, const struct plan *p)
 	put_strv(f, "proc.env", p->proc.envp);
 	for (size_t i = 0; i < p->sync.n_sync_fds; i++)
 		fprintf(f, "sync.sync_fd[%zu]=%d\n", i, p->sync.sync_fds[i]);
+	for (int k = 0; k < 2; k++) {
+		const struct id_map *m = k ? &p->ns.gid_map : &p->ns.uid_map;
+
+		for (size_t i = 0; i < m->n; i++)
+			fprintf(f, "ns.%s_map[%zu]=%u:%u:%u\n", k ? "gid" : "uid", i,
+				m->v[i].inside, m->v[i].outside, m->v[i].count);
+	}
 	for (size_t i = 0; i < p->caps.n_ops; i++) {
 		const struct cap_op *cap = &p->caps.ops[i];
 
@@ -398,6 +407,8 @@ static void op_to_argv(char ***v, const struct op *op)
 		push_num(v, "--perms", op->perms, true);
 	if (op->flags & OP_F_HAS_SIZE)
 		push_num(v, "--size", (long long)op->size, false);
+	if (op->flags & OP_F_IDMAP)
+		push(v, "--idmap");
 	if (op->flags & OP_F_TRY)
 		name = try_name = xasprintf("%s-try", name);
 	push(v, name);
@@ -446,6 +457,16 @@ static void security_to_argv(char ***v, const struct plan *p)
 			PLAN_TO_ARGV_SECCOMP_FD_BASE + (int)i);
 	for (size_t i = 0; i < p->sync.n_sync_fds; i++)
 		push_fd(v, "--sync-fd", p->sync.sync_fds[i]);
+	for (int k = 0; k < 2; k++) {
+		const struct id_map *m = k ? &p->ns.gid_map : &p->ns.uid_map;
+
+		for (size_t i = 0; i < m->n; i++) {
+			_cleanup_free_ char *s = xasprintf("%u:%u:%u", m->v[i].inside,
+							   m->v[i].outside, m->v[i].count);
+
+			push_opt_str(v, k ? "--gid-map" : "--uid-map", s);
+		}
+	}
 	for (int k = 0; k < LL_PORT_KINDS; k++)
 		for (size_t i = 0; i < p->landlock.ports[k].n; i++)
 			push_num(v, plan_landlock_port_option(k), p->landlock.ports[k].v[i], false);

@@ -35,6 +35,8 @@ void plan_free(struct plan *plan)
 	}
 	free(plan->ops);
 	free(plan->ns.hostname);
+	free(plan->ns.uid_map.v);
+	free(plan->ns.gid_map.v);
 	strv_free(plan->proc.argv);
 	free(plan->proc.argv0);
 	free(plan->proc.chdir);
@@ -80,9 +82,9 @@ struct op *plan_add_op(struct plan *plan, enum op_type type)
 }
 
 static const struct op_desc op_descs[OP_MAX + 1] = {
-	[OP_BIND] = { "--bind", OP_A_SOURCE | OP_A_TRY, 0, 0, false, false },
-	[OP_RO_BIND] = { "--ro-bind", OP_A_SOURCE | OP_A_TRY, 0, 0, true, false },
-	[OP_DEV_BIND] = { "--dev-bind", OP_A_SOURCE | OP_A_TRY, 0, 0, false, true },
+	[OP_BIND] = { "--bind", OP_A_SOURCE | OP_A_TRY | OP_A_IDMAP, 0, 0, false, false },
+	[OP_RO_BIND] = { "--ro-bind", OP_A_SOURCE | OP_A_TRY | OP_A_IDMAP, 0, 0, true, false },
+	[OP_DEV_BIND] = { "--dev-bind", OP_A_SOURCE | OP_A_TRY | OP_A_IDMAP, 0, 0, false, true },
 	[OP_BIND_FD] = { "--bind-fd", OP_A_FD, 0, 0, false, false },
 	[OP_RO_BIND_FD] = { "--ro-bind-fd", OP_A_FD, 0, 0, true, false },
 	[OP_REMOUNT_RO] = { "--remount-ro", 0, 0, 0, true, false },

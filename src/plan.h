@@ -26,6 +26,7 @@
 #define PLAN_MAX_REPORT_ENTRIES 1000	  /* --report-fd lines; later refusals are only counted */
 /* --monotonic/--boottime, either sign: the kernel keeps a clock below KTIME_SEC_MAX / 2. */
 #define PLAN_MAX_CLOCK_OFFSET 4611686018LL
+#define PLAN_MAX_ID_RANGES 340 /* --uid-map / --gid-map: the kernel's lines per map (4.15) */
 
 /* ---- filesystem operations, run in command-line order ---- */
 enum op_type {
@@ -55,6 +56,7 @@ enum op_flags {
 	OP_F_TRY = 1u << 0,	  /* -try variant: a missing source skips the op */
 	OP_F_HAS_PERMS = 1u << 1, /* --perms given: perms is valid */
 	OP_F_HAS_SIZE = 1u << 2,  /* --size given: size is valid */
+	OP_F_IDMAP = 1u << 3,	  /* --idmap: a bind that writes as the caller's ids (issue 39) */
 };
 
 struct op {
@@ -76,6 +78,16 @@ enum ns_request {
 	NS_TRY, /* --unshare-X-try / --unshare-all: skip if unsupported */
 };
 
+/* --uid-map / --gid-map: ranges INSIDE OUTSIDE COUNT, as the kernel's map lines. */
+struct id_range {
+	uint32_t inside, outside, count;
+};
+
+struct id_map {
+	struct id_range *v;
+	size_t n; /* 0: not given, bwrap's one-line map */
+};
+
 struct ns_config {
 	enum ns_request user; /* decided finally by the engine: unprivileged implies NS_YES */
 	enum ns_request cgroup;
@@ -93,6 +105,7 @@ struct ns_config {
 	bool has_uid, has_gid;
 	uid_t uid;
 	gid_t gid;
+	struct id_map uid_map, gid_map; /* --uid-map, --gid-map (nsrun, issue 39) */
 	char *hostname;
 };
 
@@ -328,6 +341,7 @@ enum op_arg {
 	OP_A_MODE = 1u << 2,	/* takes an octal mode before DEST (--chmod) */
 	OP_A_WORKDIR = 1u << 3, /* --overlay RWSRC WORKDIR DEST */
 	OP_A_TRY = 1u << 4,	/* has a -try variant */
+	OP_A_IDMAP = 1u << 5,	/* a bind of a host path that --idmap may apply to */
 };
 
 struct op_desc {

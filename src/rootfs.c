@@ -358,6 +358,84 @@ static int do_bind(const struct op *op, const struct files_dest *d, int src_fd, 
 	return 0;
 }
 
+/* Fails closed where the kernel or the filesystem cannot idmap; a missing source is an
+ * ordinary error, worded as bwrap words it for any bind. */
+static int idmap_error(const struct op *op, int r, bool at_setattr, struct nsrun_error *err)
+{
+	if (r == -ENOSYS)
+		return error_fail_closed(
+			err,
+			error_set_plain(err, ENOSYS,
+					"--idmap %s: idmapped mounts need the new mount API "
+					"(open_tree, mount_setattr: Linux 5.12), which is missing "
+					"here",
+					op->source));
+	if (r == -EPERM)
+		return error_fail_closed(
+			err,
+			error_set_plain(err, EPERM,
+					"--idmap %s: idmapping a mount of the host's needs "
+					"CAP_SYS_ADMIN over the caller's mount namespace and the "
+					"filesystem's user namespace (root)",
+					op->source));
+	if (!at_setattr)
+		return error_set(err, -r, "Can't find source path %s", op->source);
+	if (r == -EINVAL)
+		return error_fail_closed(
+			err,
+			error_set_plain(err, EINVAL,
+					"--idmap %s: the filesystem (or a mount under it) does "
+					"not support idmapped mounts (ext4, xfs, btrfs since Linux "
+					"5.12-5.15, tmpfs since 6.3)",
+					op->source));
+	return error_fail_closed(err,
+				 error_set(err, -r, "--idmap %s: mount_setattr(MOUNT_ATTR_IDMAP)",
+					   op->source));
+}
+
+int rootfs_idmap_open(const struct op *ops, size_t n_ops, int userns_fd, int *fds,
+		      struct nsrun_error *err)
+{
+	for (size_t i = 0; i < n_ops; i++)
+		fds[i] = -1;
+	for (size_t i = 0; i < n_ops; i++) {
+		bool at_setattr;
+
+		if (!(ops[i].flags & OP_F_IDMAP))
+			continue;
+		fds[i] = mount_idmapped_tree(ops[i].source, userns_fd, bind_attrs(ops[i].type),
+					     &at_setattr);
+		if (fds[i] == -ENOENT && !at_setattr && (ops[i].flags & OP_F_TRY))
+			fds[i] = -1;
+		else if (fds[i] < 0)
+			return idmap_error(&ops[i], fds[i], at_setattr, err);
+	}
+	return 0;
+}
+
+/* --idmap: the monitor's tree, attached whole; never a plain bind in its place. */
+static int do_idmap_bind(struct rootfs_state *st, const struct op *op, const struct files_dest *d,
+			 const char *src, struct nsrun_error *err)
+{
+	int none = -1;
+	int *fd = st->cfg->idmap_fds ? &st->cfg->idmap_fds[op - st->cfg->ops] : &none;
+	int r = files_bind_check(d->fd, source_name(src), op->dest, err);
+
+	if (r < 0)
+		return r;
+	if (*fd < 0)
+		return error_fail_closed(err, error_set_plain(err, ENOENT,
+							      "--idmap %s appeared after nsrun "
+							      "looked for it",
+							      op->source));
+	r = mount_attach_tree(*fd, d->fd);
+	close(*fd);
+	*fd = -1;
+	if (r < 0)
+		return mount_error(err, r, "Can't bind mount %s on %s", source_name(src), op->dest);
+	return 0;
+}
+
 /* --bind-fd: the fd's path was resolved before the pivot; the mounted tree must be the
  * fd's directory, or the path was swapped in between. */
 static int check_bind_fd(int root_fd, const struct op *op, struct nsrun_error *err)
@@ -657,6 +735,8 @@ static int run_on_dest(struct rootfs_state *st, int root_fd, const struct op *op
 	case OP_BIND:
 	case OP_RO_BIND:
 	case OP_DEV_BIND:
+		if (op->flags & OP_F_IDMAP)
+			return do_idmap_bind(st, op, d, res->src, err);
 		return do_bind(op, d, src_fd, res->src, st->cfg->fail_open, err);
 	case OP_BIND_FD:
 	case OP_RO_BIND_FD:

@@ -30,7 +30,18 @@ struct rootfs_config {
 	/* --fallback proc: where a fresh procfs is refused, the host's is bound instead and
 	 * the refusal recorded here; NULL: the refusal is the error. */
 	struct fallback_refusal *proc_refused;
+	/* --idmap: per op, the idmapped tree rootfs_idmap_open made (-1: none); each is
+	 * closed once attached. NULL without --idmap. */
+	int *idmap_fds;
 };
+
+/* --idmap, in the monitor before clone (only a process in the user namespace that owns
+ * a filesystem's superblock may idmap its mounts, the host's root for the host's): for
+ * each op marked OP_F_IDMAP, a detached tree of its source with the bind's flags and
+ * userns_fd's idmapping, in fds[i] (else -1; a -try op's missing source too). Fails
+ * closed naming what the kernel or the filesystem lacks. */
+int rootfs_idmap_open(const struct op *ops, size_t n_ops, int userns_fd, int *fds,
+		      struct nsrun_error *err);
 
 /* On success the process's root and cwd are the sandbox's "/". */
 int rootfs_build(const struct rootfs_config *cfg, struct nsrun_error *err);

@@ -26,6 +26,14 @@ static bool fallback_declares(const struct plan *p, enum fallback_item item)
 	return false;
 }
 
+static bool has_idmap_bind(const struct plan *p)
+{
+	for (size_t i = 0; i < p->n_ops; i++)
+		if (p->ops[i].flags & OP_F_IDMAP)
+			return true;
+	return false;
+}
+
 /* clang-format off */
 #define GIVEN(fn, test, name)                                                       \
 	static const char *fn(const struct plan *p, const struct rules_ctx *ctx)   \
@@ -87,6 +95,9 @@ GIVEN(fallback_landlock, fallback_declares(p, FALLBACK_LANDLOCK), "--fallback na
 GIVEN(landlock_fs, p->landlock.rw || p->landlock.exec,
       p->landlock.rw ? "--landlock-rw" : "--landlock-exec")
 GIVEN(userns2, p->ns.userns2_fd >= 0, "--userns2")
+GIVEN(id_map, p->ns.uid_map.n || p->ns.gid_map.n,
+      p->ns.uid_map.n ? "--uid-map" : "--gid-map")
+GIVEN(idmap, has_idmap_bind(p), "--idmap")
 GIVEN(cap_add_limit_breakers, caps_requested(&p->caps, 0) & CAPS_LIMIT_BREAKERS, "--cap-add")
 #undef GIVEN
 /* clang-format on */
@@ -216,6 +227,16 @@ const struct rule rules_table[] = {
 	  "Specifying --uid requires --unshare-user or --userns" },
 	{ RULE_RUN, "--gid", RULE_REQUIRES, "--unshare-user", gid_as_root, some_userns,
 	  "Specifying --gid requires --unshare-user or --userns" },
+	/* nsrun's ID maps (issue 39): they are the new user namespace's, written once by
+	 * nsrun; the nested namespace --disable-userns needs could map one id only. */
+	{ RULE_RUN, "--uid-map", RULE_REQUIRES, "--unshare-user", id_map, unshare_user,
+	  "{a} requires --unshare-user" },
+	{ RULE_RUN, "--uid-map", RULE_EXCLUDES, "--userns-block-fd", id_map, userns_block_fd,
+	  "{a} cannot be combined with --userns-block-fd (nsrun writes the maps itself)" },
+	{ RULE_RUN, "--uid-map", RULE_EXCLUDES, "--disable-userns", id_map, disable_userns,
+	  "{a} cannot be combined with --disable-userns (its nested namespace would map one id only)" },
+	{ RULE_RUN, "--idmap", RULE_REQUIRES, "--unshare-user", idmap, unshare_user,
+	  "--idmap requires --unshare-user (the mapping is onto the sandbox's user namespace)" },
 	{ RULE_RUN, "--hostname", RULE_REQUIRES, "--unshare-uts", hostname, unshare_uts,
 	  "Specifying --hostname requires --unshare-uts" },
 	{ RULE_RUN, "--as-pid-1", RULE_REQUIRES, "--unshare-pid", as_pid_1, unshare_pid,

@@ -29,6 +29,7 @@
 #include "launch.h"
 #include "landlock.h"
 #include "reaper.h"
+#include "rootfs.h"
 #include "audit.h"
 #include "report.h"
 #include "setup.h"
@@ -57,6 +58,7 @@ struct monitor {
 	const char *not_kernel;		  /* else why not */
 	uint32_t audit_lost;		  /* audit's lost counter before the run */
 	struct sigaction keyboard[2];	  /* --ignore-keyboard-signals: the caller's INT, QUIT */
+	struct userns_writer writer;	  /* runs newuidmap/newgidmap (pid 0: none) */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -295,7 +297,15 @@ static int monitor_setup(struct monitor *mon, const struct launch_ctx *ctx, stru
 	const struct plan *plan = mon->plan;
 	int r;
 
-	if (ctx->userns.write_maps && !ctx->userns.self_maps) {
+	if (ctx->userns.custom && !ctx->userns.self_maps) {
+		r = ctx->userns.helper ?
+			    userns_writer_run(&mon->writer, mon->child, err) :
+			    userns_write_custom_maps(ctx->proc_fd, mon->child, &ctx->userns,
+						     ctx->real_uid, ctx->real_gid, err);
+		userns_writer_stop(&mon->writer);
+		if (r < 0)
+			return r;
+	} else if (ctx->userns.write_maps && !ctx->userns.self_maps) {
 		r = userns_write_maps(ctx->proc_fd, mon->child, ctx->userns.ns_uid, ctx->real_uid,
 				      ctx->userns.ns_gid, ctx->real_gid, true, err);
 		if (r < 0)
@@ -612,6 +622,22 @@ static void trace_ctx(const struct launch_ctx *ctx)
 			  ctx->userns.second ? ", then a nested namespace for --uid/--gid" : "");
 }
 
+/* The ids the command runs as: --uid/--gid, else the caller's; under --uid-map/--gid-map
+ * an inside id of the map (the caller's own, when --uid/--gid says none). */
+static int sandbox_ids(const struct plan *plan, struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	unsigned long u, g;
+
+	if (userns_pick_id(&plan->ns.uid_map, plan->ns.has_uid, plan->ns.uid, ctx->real_uid, "uid",
+			   &u, err) < 0 ||
+	    userns_pick_id(&plan->ns.gid_map, plan->ns.has_gid, plan->ns.gid, ctx->real_gid, "gid",
+			   &g, err) < 0)
+		return -EINVAL;
+	ctx->sandbox_uid = (uid_t)u;
+	ctx->sandbox_gid = (gid_t)g;
+	return 0;
+}
+
 static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	struct userns_request req = { 0 };
@@ -625,8 +651,9 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	ctx->real_uid = getuid();
 	ctx->real_gid = getgid();
 	ctx->real_root = ctx->real_uid == 0;
-	ctx->sandbox_uid = plan->ns.has_uid ? plan->ns.uid : ctx->real_uid;
-	ctx->sandbox_gid = plan->ns.has_gid ? plan->ns.gid : ctx->real_gid;
+	r = sandbox_ids(plan, ctx, err);
+	if (r < 0)
+		return r;
 	ctx->in_userns = userns || plan->ns.userns_fd >= 0;
 	r = clone_flags(plan, userns, &ctx->clone_flags, err);
 	if (r == 0 && plan->ns.time && !plan->landlock.only)
@@ -651,6 +678,8 @@ static int prepare_ctx(const struct plan *plan, struct launch_ctx *ctx, struct n
 	req.effective_gid = getegid();
 	req.sandbox_uid = ctx->sandbox_uid;
 	req.sandbox_gid = ctx->sandbox_gid;
+	req.uid_map = &plan->ns.uid_map;
+	req.gid_map = &plan->ns.gid_map;
 	userns_layout(&req, &ctx->userns);
 	ctx->tty_foreground = supervise_tty_wanted(plan);
 	trace_ctx(ctx);
@@ -926,6 +955,45 @@ static void choose_source(struct monitor *mon, struct launch_ctx *ctx)
 		mon->audit_lost = 0;
 }
 
+/* --idmap: the caller's ids on disk show as the command's own, whose ids outside are
+ * its map's (the caller's, without --uid-map/--gid-map). Made here, before clone: only
+ * the caller's user namespace holds the capability the kernel asks for. */
+static int open_idmaps(const struct plan *plan, struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	_cleanup_close_ int userns_fd = -1;
+	const struct op *first = NULL;
+	uid_t uid;
+	gid_t gid;
+	int r;
+
+	for (size_t i = 0; i < plan->n_ops && !first; i++)
+		if (plan->ops[i].flags & OP_F_IDMAP)
+			first = &plan->ops[i];
+	if (!first)
+		return 0;
+	/* Without capabilities in its own user namespace a caller can neither map another
+	 * uid for the idmapping nor idmap a mount: say which, not the first EPERM. */
+	if (geteuid() != 0)
+		return error_fail_closed(
+			err,
+			error_set_plain(err, EPERM,
+					"--idmap %s: idmapping a mount of the host's needs "
+					"CAP_SYS_ADMIN over the caller's mount namespace and the "
+					"filesystem's user namespace (root)",
+					first->source));
+	uid = (uid_t)userns_map_outside(&plan->ns.uid_map, ctx->sandbox_uid, ctx->real_uid);
+	gid = (gid_t)userns_map_outside(&plan->ns.gid_map, ctx->sandbox_gid, ctx->real_gid);
+	userns_fd = userns_idmap_fd(ctx->proc_fd, ctx->real_uid, uid, ctx->real_gid, gid, err);
+	if (userns_fd < 0)
+		return error_fail_closed(err, userns_fd);
+	free(ctx->idmap_fds);
+	ctx->idmap_fds = xcalloc(plan->n_ops, sizeof(int));
+	r = rootfs_idmap_open(plan->ops, plan->n_ops, userns_fd, ctx->idmap_fds, err);
+	log_debug("--idmap: uid %u on disk is uid %u outside, gid %u is %u",
+		  (unsigned)ctx->real_uid, (unsigned)uid, (unsigned)ctx->real_gid, (unsigned)gid);
+	return r;
+}
+
 static int prepare(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
@@ -952,7 +1020,7 @@ static int prepare(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_err
 	ctx->proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (ctx->proc_fd < 0)
 		return error_set(err, errno, "Can't open /proc");
-	return 0;
+	return open_idmaps(plan, ctx, err);
 }
 
 static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t caller,
@@ -970,6 +1038,10 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	/* Before the namespaces --userns and --pidns join: the relay stays in the caller's,
 	 * out of the sandbox's sight. */
 	r = plan->n_bridges > 0 ? bridge_start(plan, &mon->bridge, err) : 0;
+	/* Before NO_NEW_PRIVS, which the setuid newuidmap/newgidmap would not survive. */
+	if (r == 0)
+		r = userns_writer_start(&ctx->userns, ctx->real_uid, ctx->real_gid, &mon->writer,
+					err);
 	if (r == 0)
 		r = join_namespaces(plan, ctx->old_cwd, err);
 	if (r < 0)
@@ -983,11 +1055,15 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	r = monitor_pipes(ctx, c.err, c.st, c.go, err);
 	if (r == 0)
 		r = monitor_identity(plan, ctx, c.life, err);
-	if (r < 0)
+	if (r < 0) {
+		userns_writer_stop(&mon->writer);
 		return r;
+	}
 	mon->child = spawn_child(mon, ctx, err);
-	if (mon->child < 0)
+	if (mon->child < 0) {
+		userns_writer_stop(&mon->writer);
 		return -EIO;
+	}
 	if (mon->child == 0)
 		child_main(mon, ctx, &c);
 	monitor_ends(mon, &c);
@@ -1021,7 +1097,8 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			       .cg = CGROUP_INIT,
 			       .fallback = rep,
 			       .ladder = ladder,
-			       .bridge = BRIDGE_RELAY_INIT };
+			       .bridge = BRIDGE_RELAY_INIT,
+			       .writer = { 0, -1, -1 } };
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
 	int r;
 
@@ -1047,6 +1124,7 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 	r = run_monitored(&mon, &ctx, caller, err);
 	/* Every way out of run_monitored: nothing of the relay outlives the attempt. */
 	bridge_stop(&mon.bridge);
+	free(ctx.idmap_fds);
 	if (r < 0 && rep) {
 		monitor_discard(&mon);
 		if (ctx.proc_fd >= 0)

@@ -181,6 +181,7 @@ static int build_rootfs(const struct launch_ctx *ctx, struct nsrun_error *err)
 				 (ctx->sandbox_uid == 0 || plan->caps.n_ops > 0),
 		.landlock = &plan->landlock,
 		.proc_refused = ctx->proc_fallback ? &setup_report.proc : NULL,
+		.idmap_fds = ctx->idmap_fds,
 	};
 
 	return rootfs_build(&cfg, err);
@@ -256,6 +257,29 @@ static int second_userns(const struct launch_ctx *ctx, struct nsrun_error *err)
 	if (plan->ns.disable_userns || plan->ns.assert_userns_disabled)
 		return userns_assert_disabled(err);
 	return 0;
+}
+
+/* --uid-map / --gid-map: the command's ids, taken before the setup: the caller's own may
+ * not be mapped at all (root under 0:100000:65536), and nothing can be created as an
+ * unmapped id; what the setup creates is the command's, as bwrap's is under --uid. The
+ * capabilities are kept through the change (an effective uid leaving 0 would clear them)
+ * and raised again; supplementary groups stay as the maps' writer left setgroups. */
+static int become_mapped_ids(const struct launch_ctx *ctx, struct nsrun_error *err)
+{
+	uid_t u = ctx->sandbox_uid;
+	gid_t g = ctx->sandbox_gid;
+
+	if (!ctx->userns.switch_ids)
+		return 0;
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
+		return error_set(err, errno, "prctl(PR_SET_KEEPCAPS)");
+	if (setresgid(g, g, g) < 0)
+		return error_set(err, errno, "unable to switch to gid %u", (unsigned)g);
+	if (setresuid(u, u, u) < 0)
+		return error_set(err, errno, "unable to switch to uid %u", (unsigned)u);
+	if (prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) < 0)
+		return error_set(err, errno, "prctl(PR_SET_KEEPCAPS)");
+	return caps_raise_effective(err);
 }
 
 static int switch_ids(const struct launch_ctx *ctx, struct nsrun_error *err)
@@ -540,6 +564,8 @@ static int profile_sandbox(const struct launch_ctx *ctx, struct nsrun_error *err
 		r = nest_pidns(ctx, err);
 	if (r == 0)
 		r = switch_ids(ctx, err);
+	if (r == 0)
+		r = become_mapped_ids(ctx, err);
 	if (r == 0)
 		r = bound_caps(ctx, err);
 	if (r == 0 && (ctx->clone_flags & CLONE_NEWNET))

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "plan.h"
 
 struct userns_request {
 	bool unshare;	     /* a new user namespace is created at clone */
@@ -20,6 +21,7 @@ struct userns_request {
 	bool disable_userns; /* --disable-userns */
 	uid_t real_uid, sandbox_uid, effective_uid;
 	gid_t real_gid, sandbox_gid, effective_gid;
+	const struct id_map *uid_map, *gid_map; /* --uid-map, --gid-map (n 0: not given) */
 };
 
 struct userns_layout {
@@ -28,6 +30,14 @@ struct userns_layout {
 	uid_t ns_uid;	 /* uid inside the first namespace, mapped onto real_uid */
 	gid_t ns_gid;
 	bool second; /* after setup, unshare a nested namespace mapping sandbox -> ns ids */
+	/* --uid-map / --gid-map: the maps are the caller's ranges, written by the monitor
+	 * (itself as root, else through newuidmap/newgidmap: helper), unless both are one
+	 * line onto the caller's own ids (self_maps); a map not given is bwrap's one line
+	 * ns -> real. After the setup the process becomes the sandbox's ids (switch_ids). */
+	bool custom;
+	bool helper;
+	bool switch_ids;
+	const struct id_map *uid_map, *gid_map;
 };
 
 /* Pure: which maps the sandbox needs (bwrap's semantics). */
@@ -36,6 +46,53 @@ void userns_layout(const struct userns_request *req, struct userns_layout *ret);
 /* Pure: "INSIDE OUTSIDE COUNT\n" into buf. Returns the length or -ENOSPC. */
 int userns_format_map(char *buf, size_t size, unsigned long inside, unsigned long outside,
 		      unsigned long count);
+
+/* Pure: appends the ranges of ARG, one or more INSIDE:OUTSIDE:COUNT (fields separated by
+ * ':' or blanks, ranges by blanks or ','), to map. Refuses what the kernel would: a count
+ * of 0, a range past 4294967294, overlaps inside or outside, more than PLAN_MAX_ID_RANGES.
+ * opt names the option in the messages. */
+int userns_parse_map(const char *opt, const char *arg, struct id_map *map, struct nsrun_error *err);
+
+/* Pure: the inside id onto which map puts outside, or -1 when none does. */
+long long userns_map_inside(const struct id_map *map, unsigned long outside);
+/* Pure: the outside id map puts inside onto, or otherwise when none does. */
+unsigned long userns_map_outside(const struct id_map *map, unsigned long inside,
+				 unsigned long otherwise);
+/* Pure: whether map has inside id inside. */
+bool userns_map_has(const struct id_map *map, unsigned long inside);
+
+/* Pure: the id the command runs as under map: given (has), else the inside id of real;
+ * refuses (a usage error) one the map does not hold. what: "uid" or "gid". */
+int userns_pick_id(const struct id_map *map, bool has, unsigned long given, unsigned long real,
+		   const char *what, unsigned long *ret, struct nsrun_error *err);
+
+/* Writes the maps of layout->custom for pid: /proc/PID/{uid,gid}_map as root (setgroups
+ * left as it is), else through newuidmap/newgidmap run by absolute path with an empty
+ * environment. Fails closed when a helper is missing or refuses. */
+int userns_write_custom_maps(int proc_fd, pid_t pid, const struct userns_layout *l, uid_t real_uid,
+			     gid_t real_gid, struct nsrun_error *err);
+
+/* The process that runs newuidmap/newgidmap for the monitor. They are setuid (or hold
+ * file capabilities), which an exec under NO_NEW_PRIVS would not grant, and nsrun sets
+ * it before clone: so this process is forked before, and waits for the child's pid. */
+struct userns_writer {
+	pid_t pid; /* 0: none */
+	int to;	   /* the child's pid goes here */
+	int from;  /* the result comes back: int, then struct nsrun_error */
+};
+
+/* Forks the writer when layout->helper (else leaves w->pid 0). */
+int userns_writer_start(const struct userns_layout *l, uid_t real_uid, gid_t real_gid,
+			struct userns_writer *w, struct nsrun_error *err);
+/* Hands it the child's pid and returns its result (the helpers' error, fail-closed). */
+int userns_writer_run(struct userns_writer *w, pid_t child, struct nsrun_error *err);
+/* Closes the pipes and reaps it (it exits when its pipe closes). */
+void userns_writer_stop(struct userns_writer *w);
+
+/* --idmap: an fd on a user namespace of its own whose maps put the ids on disk (the
+ * caller's) onto the command's, uid and gid; for mount_setattr(MOUNT_ATTR_IDMAP). */
+int userns_idmap_fd(int proc_fd, uid_t disk_uid, uid_t uid, gid_t disk_gid, gid_t gid,
+		    struct nsrun_error *err);
 
 /* Writes setgroups "deny" (when asked), gid_map and uid_map of pid (0: the caller),
  * each a one-line map inside -> outside. proc_fd: a directory fd on a procfs that

@@ -103,6 +103,8 @@ integration_tests += tests/integration/t-envs.sh
 integration_tests += tests/integration/t-fallback.sh
 # area: network egress through the caller's proxy (issue 37)
 integration_tests += tests/integration/t-bridge.sh
+# area: several ids in the user namespace, idmapped binds (issue 39)
+integration_tests += tests/integration/t-idmap.sh
 
 compat_tests = tests/compat/t-compat.sh tests/compat/t-flatpak.sh tests/compat/t-allowlist.sh
 meta_tests = tests/meta/t-docs.sh tests/meta/t-layers.sh tests/meta/t-claims.sh tests/meta/t-man-render.sh tests/meta/t-completion.sh \

@@ -1203,9 +1203,53 @@ case_initramfs() {
 }
 INITRAMFS_RUN=$(cd "$(dirname "$0")/../integration" && pwd)/initramfs-run.py
 
+# issue 39: --uid-map/--gid-map need nothing new (root writes the maps); --idmap needs
+# mount_setattr (5.12) and a filesystem that can be idmapped: tmpfs from 6.3. Elsewhere,
+# and for a user (the host's filesystems are root's to idmap), nsrun fails closed.
+case_idmap() {
+	local d="$TMP/idmap-$MODE" out rc major minor want
+	mkdir -p "$d/t" "$d/m"
+	chmod 0777 "$d/m"
+	if [ "$MODE" = unpriv ]; then
+		out=$(nsrun --unshare-user --uid-map 0:$UNPRIV:1 --gid-map 0:$UNPRIV:1 --ro-bind / / \
+			sh -c 'cat /proc/self/uid_map; id -u' 2>&1)
+		check_eq "--uid-map of the user's own id: the sandbox's uid_map, uid 0" "0 $UNPRIV 1 0" \
+			"$(echo $out)"
+	else
+		out=$(nsrun --unshare-user --uid-map 0:100000:65536 --gid-map 0:100000:65536 --uid 1000 \
+			--gid 1000 --ro-bind / / sh -c 'cat /proc/self/uid_map; id -u; id -g' 2>&1)
+		check_eq "--uid-map 0:100000:65536 --uid 1000: the map, uid and gid 1000" \
+			"0 100000 65536 1000 1000" "$(echo $out)"
+		mount -t tmpfs -o mode=0755 tmpfs "$d/t"
+		touch "$d/t/mine"
+	fi
+	out=$(nsrun --unshare-user --uid-map 0:100000:65536 --gid-map 0:100000:65536 --uid 1000 \
+		--gid 1000 --ro-bind / / --bind "$d/m" "$d/m" --idmap --bind "$d/t" "$d/t" \
+		sh -c "stat -c %u $d/t/mine; touch $d/t/new $d/m/ran" 2>&1)
+	rc=$?
+	major=${KERNEL%%.*} minor=${KERNEL#*.} minor=${minor%%.*}
+	if [ "$MODE" = unpriv ]; then
+		want="idmapping a mount of the host's needs CAP_SYS_ADMIN"
+	elif [ "$major" -lt 5 ] || { [ "$major" = 5 ] && [ "$minor" -lt 12 ]; }; then
+		want="need the new mount API"
+	elif [ "$major" -lt 6 ] || { [ "$major" = 6 ] && [ "$minor" -lt 3 ]; }; then
+		want="the filesystem .* does not support idmapped mounts"
+	else
+		check_eq "--idmap on tmpfs: root's file is uid 1000's, and what it writes is root's" \
+			"0 1000 0:0" "$rc $(echo $out) $(stat -c %u:%g "$d/t/new" 2>&1)"
+		umount "$d/t"
+		return
+	fi
+	check_match "--idmap where it cannot be: 126 with the reason" "^126 nsrun: .*$want" "$rc $out"
+	check_eq "--idmap where it cannot be: the command did not run" "absent" \
+		"$([ -e "$d/m/ran" ] && echo present || echo absent)"
+	[ "$MODE" = root ] && umount "$d/t"
+}
+
 for MODE in root unpriv; do
 	case_basics
 	case_initramfs
+	case_idmap
 	case_fallback
 	case_overlay
 	case_hide

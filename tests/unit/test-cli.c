@@ -96,8 +96,9 @@ static void test_table_sorted(void **state)
 	/* bwrap 0.11.1, bwrap 0.12/0.13 (--debug-opt, --not-a-security-boundary), nsrun's
 	 * own (12 with the UDP ones of Landlock ABI 10), its supervision
 	 * options, --doctor and --json, the cgroup limits, --fallback, --bridge, --explain,
-	 * --report-fd, --ignore-keyboard-signals and the time namespace's three, --mountns. */
-	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1 + 1 + 1 + 4 + 1);
+	 * --report-fd, --ignore-keyboard-signals and the time namespace's three, --mountns,
+	 * --uid-map, --gid-map and --idmap. */
+	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1 + 1 + 1 + 4 + 1 + 3);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
