@@ -397,3 +397,77 @@ int files_proc_cover(int root_fd, const char *dest, bool host_privileged, struct
 	}
 	return 0;
 }
+
+/* ---- --sys: what the sandbox's sysfs hides (man page, --sys, lists the reasons) ---- */
+
+/* Directories covered by an empty read-only tmpfs: firmware tables and EFI variables,
+ * the RAPL energy counters (CVE-2020-8694), interrupt and slab counters and the page
+ * idle bitmap (side channels), suspend controls and history, and every place the kernel
+ * keeps for another filesystem (a bound host /sys brings the host's mounts there). */
+static const char *const sys_masked_dirs[] = {
+	"firmware",	  "devices/virtual/powercap",
+	"power",	  "kernel/debug",
+	"kernel/tracing", "kernel/security",
+	"kernel/config",  "kernel/irq",
+	"kernel/slab",	  "kernel/mm/page_idle",
+	"kernel/mm/ksm",  "fs/cgroup",
+	"fs/bpf",	  "fs/pstore",
+	"fs/selinux",	  "fs/smackfs",
+	"fs/resctrl",	  "fs/fuse/connections",
+};
+
+/* Files covered by an empty read-only file: the machine's identifiers (root-only on the
+ * host, yet a sandbox of root reads them), and vmcoreinfo's physical address. */
+static const char *const sys_masked_files[] = {
+	"devices/virtual/dmi/id/product_serial",
+	"devices/virtual/dmi/id/product_uuid",
+	"devices/virtual/dmi/id/board_serial",
+	"devices/virtual/dmi/id/chassis_serial",
+	"devices/virtual/dmi/id/board_asset_tag",
+	"devices/virtual/dmi/id/chassis_asset_tag",
+	"kernel/vmcoreinfo",
+};
+
+#define SYS_MASK_ATTRS \
+	(MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
+
+/* The mask of one entry; 0 when this kernel has no such entry (nothing to hide). A
+ * directory gets a tmpfs, anything else the empty file. */
+static int sys_mask_one(int sys_fd, const char *dest, const char *name, int empty_fd,
+			struct nsrun_error *err)
+{
+	static const struct mount_opt opts[] = { { "source", "tmpfs" }, { "mode", "0555" } };
+	_cleanup_close_ int fd = openat(sys_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	int r;
+
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return error_set(err, errno, "Can't open %s/%s", dest, name);
+	if (S_ISDIR(st.st_mode))
+		r = mount_fs_at("tmpfs", opts, ARRAY_SIZE(opts), SYS_MASK_ATTRS, fd);
+	else
+		r = mount_bind(empty_fd, fd, false, SYS_MASK_ATTRS);
+	if (r < 0)
+		return mount_error(err, r, "Can't mask %s/%s", dest, name);
+	return 0;
+}
+
+int files_sys_mask(int root_fd, const char *dest, int staging_fd, struct nsrun_error *err)
+{
+	_cleanup_close_ int sys = path_open(root_fd, dest, O_PATH | O_DIRECTORY), empty = -1;
+	int r = 0;
+
+	if (sys < 0)
+		return error_set(err, -sys, "Can't mount sysfs on /newroot%s", dest);
+	/* The masks' one empty file, on the staging tmpfs, which the sandbox never sees. */
+	empty = openat(staging_fd, "sys-mask", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0444);
+	if (empty < 0)
+		return error_set(err, errno, "Can't create the empty file of --sys's masks");
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(sys_masked_dirs); i++)
+		r = sys_mask_one(sys, dest, sys_masked_dirs[i], empty, err);
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(sys_masked_files); i++)
+		r = sys_mask_one(sys, dest, sys_masked_files[i], empty, err);
+	return r;
+}
