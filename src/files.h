@@ -69,7 +69,7 @@ int files_dev(int root_fd, const struct files_dest *d, const char *dest, int hos
  * otherwise, as in bwrap, only those the caller can write (access W_OK). */
 int files_proc_cover(int root_fd, const char *dest, bool host_privileged, struct nsrun_error *err);
 
-/* After --sys: the masks the man page lists, over dest's sysfs (an empty read-only
- * tmpfs on a directory, an empty read-only file from the staging tmpfs on a file);
+/* After --sys: the masks the man page lists, over dest's sysfs (an empty directory or
+ * file of the staging tmpfs, bound read-only);
  * what this kernel lacks is skipped. Any other failure is the caller's to fail closed. */
 int files_sys_mask(int root_fd, const char *dest, int staging_fd, struct nsrun_error *err);

@@ -410,9 +410,13 @@ static int do_proc(struct rootfs_state *st, int root_fd, const struct op *op,
 
 #define SYS_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
 
-/* The host's /sys, recursively: in a user namespace its submounts are locked, and a
- * bind that left them behind would be refused. They are masked after. */
-static int bind_host_sys(const struct op *op, const struct files_dest *d, struct nsrun_error *err)
+/* The caller's /sys, for a sandbox in the caller's network namespace: a fresh sysfs
+ * would be the same superblock (which mount(2) refuses to stack on itself, EBUSY), and
+ * in a user namespace the kernel refuses it. Recursive in a user namespace, where the
+ * submounts are locked and a bind that left them behind would be refused; they are
+ * masked after. */
+static int bind_host_sys(const struct op *op, const struct files_dest *d, bool in_userns,
+			 struct nsrun_error *err)
 {
 	_cleanup_close_ int src = open(OLDROOT "/sys", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct statfs sfs;
@@ -424,16 +428,16 @@ static int bind_host_sys(const struct op *op, const struct files_dest *d, struct
 		return error_set_plain(err, EINVAL,
 				       "Can't bind /sys on %s: the host's /sys is no sysfs",
 				       op->dest);
-	r = mount_bind(src, d->fd, true, SYS_ATTRS);
+	r = mount_bind(src, d->fd, in_userns, SYS_ATTRS);
 	if (r < 0)
 		return mount_error(err, r, "Can't bind mount /sys on %s", op->dest);
 	return 0;
 }
 
-/* --sys: a fresh sysfs where the kernel allows one (CAP_SYS_ADMIN over the user namespace
- * that owns the network namespace: one of the sandbox's own, or no user namespace), else
- * the host's, which shows the same network namespace. Read-only either way, and masked;
- * the sandbox was promised both, so any failure is 126. */
+/* --sys: a fresh sysfs for a network namespace of the sandbox's own (the kernel wants
+ * CAP_SYS_ADMIN over the user namespace that owns it), else the caller's, which shows
+ * the same network namespace. Read-only either way, and masked; the sandbox was
+ * promised both, so any failure is 126. */
 static int do_sys(struct rootfs_state *st, int root_fd, const struct op *op,
 		  const struct files_dest *d, struct nsrun_error *err)
 {
@@ -447,7 +451,7 @@ static int do_sys(struct rootfs_state *st, int root_fd, const struct op *op,
 				     "that owns the network namespace, and the host's /sys fully "
 				     "visible)");
 	} else {
-		r = bind_host_sys(op, d, err);
+		r = bind_host_sys(op, d, st->cfg->in_userns, err);
 	}
 	if (r == 0)
 		r = files_sys_mask(root_fd, op->dest, st->staging_fd, err);
