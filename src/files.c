@@ -488,6 +488,32 @@ static int sys_mask_cpus(int sys_fd, const char *dest, const struct sys_empty *e
 	return r;
 }
 
+/* Whether REL (relative to the sysfs, no leading '/') is PREFIX or below it. */
+static bool sys_below(const char *rel, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(rel, prefix, n) == 0 && (rel[n] == '\0' || rel[n] == '/');
+}
+
+bool files_sys_hidden(const char *rel)
+{
+	const char *cpu = "devices/system/cpu/cpu";
+	const char *p;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sys_masked_dirs); i++)
+		if (sys_below(rel, sys_masked_dirs[i]) && rel[strlen(sys_masked_dirs[i])] == '/')
+			return true;
+	if (strncmp(rel, cpu, strlen(cpu)) != 0)
+		return false;
+	p = rel + strlen(cpu);
+	if (*p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return strncmp(p, "/thermal_throttle/", 18) == 0;
+}
+
 int files_sys_mask(int root_fd, const char *dest, int staging_fd, struct nsrun_error *err)
 {
 	_cleanup_close_ int sys = path_open(root_fd, dest, O_PATH | O_DIRECTORY);

@@ -73,3 +73,7 @@ int files_proc_cover(int root_fd, const char *dest, bool host_privileged, struct
  * file of the staging tmpfs, bound read-only);
  * what this kernel lacks is skipped. Any other failure is the caller's to fail closed. */
 int files_sys_mask(int root_fd, const char *dest, int staging_fd, struct nsrun_error *err);
+
+/* Whether REL, a path relative to a --sys sysfs (no leading '/'), is strictly below one
+ * of its masked directories, so absent in the sandbox (pure: for --explain). */
+bool files_sys_hidden(const char *rel);
