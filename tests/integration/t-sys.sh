@@ -126,6 +126,47 @@ case_refused() {
 MODE=root
 case_refused
 
+# In a user namespace the kernel mounts a new sysfs only where one is fully visible in the
+# mount namespace: under a host whose /sys/firmware is covered (as in a container) it
+# refuses, nsrun exits 126, and --fallback namespaces answers the step "sys". Without a
+# user namespace the kernel does not ask. The cover is in a mount namespace of the test's.
+covered() {
+	unshare -m --propagation private sh -c 'mount -t tmpfs none /sys/firmware || exit 99; exec "$@"' \
+		sh "$@"
+}
+case_not_visible() {
+	local w out wrap=() u=()
+	[ -n "${NOUSERNS:-}" ] && return # case_not_visible_root
+	w=$(mode_dir notvis)
+	[ "$MODE" = unpriv ] && wrap=(setpriv "--reuid=$UNPRIV_UID" "--regid=$UNPRIV_GID" --clear-groups --)
+	[ -n "${NSRUN_FORCE_ENOSYS:-}" ] && wrap+=("$BIN/force-enosys" "$NSRUN_FORCE_ENOSYS" --)
+	[ "$MODE" = root ] && u=(--unshare-user)
+	fail_closed "host /sys partly covered, a user namespace: --sys refused" \
+		"Can't mount sysfs on /sys: Operation not permitted \\(a fresh sysfs needs" \
+		covered "${wrap[@]}" "$BIN/nsrun" --ro-bind / / "${u[@]}" --unshare-net --sys /sys \
+		--bind "$w" "$w" "$PROBE" write "$w/marker"
+	[ -n "$(landlock_abi)" ] || { skip "--fallback namespaces answers the step sys" "no Landlock"; return; }
+	out=$(covered "${wrap[@]}" "$BIN/nsrun" --ro-bind / / --bind "$w" "$w" "${u[@]}" --unshare-net \
+		--sys /sys --fallback namespaces --landlock-rw "$w" --json-status-fd 3 \
+		"$PROBE" write "$w/ran" 3>&1 2>/dev/null)
+	check_match "--fallback namespaces answers the step sys, and says so" \
+		'"fallback-refused": \[\{ "step": "sys", "errno": 1,' "$out"
+	check "... and the command ran, bounded by Landlock alone" test -e "$w/ran"
+}
+for_each_mode case_not_visible
+case_not_visible_root() {
+	local out wrap=()
+	[ -n "${NSRUN_FORCE_ENOSYS:-}" ] && wrap=("$BIN/force-enosys" "$NSRUN_FORCE_ENOSYS" --)
+	out=$(covered "${wrap[@]}" "$BIN/nsrun" --ro-bind / / --unshare-net --cap-drop ALL --sys /sys "$PROBE" \
+		ls /sys/class/net ls /sys/firmware 2>&1)
+	check_eq "host /sys partly covered, root without a user namespace: a new sysfs, masked" \
+		"$(printf 'ls:/sys/class/net=lo\nls:/sys/firmware=')" "$out"
+}
+MODE=root
+NOUSERNS=1
+case_not_visible_root
+NOUSERNS=
+
 # Documented (man page): a command that keeps CAP_SYS_ADMIN over its mount namespace (root
 # without --cap-drop, as in bwrap) can unmount the masks, as it could mount a sysfs itself.
 case_caps_kept() {
