@@ -120,6 +120,11 @@ case_refused() {
 		"Can't mount sysfs on /sys: Operation not permitted \\(a fresh sysfs needs CAP_SYS_ADMIN" \
 		"$BIN/nsrun" "${S[@]}" --unshare-user --netns 3 --sys /sys --bind "$w" "$w" \
 		"$PROBE" write "$w/marker" 3<"/proc/$np/ns/net"
+	# Root without a user namespace has CAP_SYS_ADMIN over every network namespace: a new
+	# sysfs of the joined one.
+	check_eq "--sys with --netns, root without a user namespace: the joined namespace's sysfs" \
+		"ls:/sys/class/net=lo" "$(NOUSERNS=1 nsrun --ro-bind / / --netns 3 --sys /sys "$PROBE" \
+			ls /sys/class/net 3<"/proc/$np/ns/net" 2>&1)"
 	kill "$np"
 	wait "$np" 2>/dev/null
 }
