@@ -172,6 +172,21 @@ NOUSERNS=1
 case_not_visible_root
 NOUSERNS=
 
+# Documented (man page): masked, the sysfs is no longer fully visible, so a sandbox nested
+# in one with --sys gets 126 for a new sysfs and its parent's masked /sys when it shares
+# the parent's network namespace.
+case_nested() {
+	local out
+	out=$(nsrun --ro-bind / / --unshare-net --sys /sys --dev /dev --proc /proc sh -c '
+		"$1" --ro-bind / / --unshare-net --sys /sys true 2>/dev/null; echo "net=$?"
+		"$1" --ro-bind / / --sys /sys "$2" ls /sys/firmware ls /sys/class/net' sh "$BIN/nsrun" "$PROBE" 2>&1)
+	check_eq "nested in --sys: a new sysfs is refused (126), the parent's is bound, masked" \
+		"$(printf 'net=126\nls:/sys/firmware=\nls:/sys/class/net=lo')" "$out"
+}
+MODE=unpriv
+case_nested
+MODE=root
+
 # Documented (man page): a command that keeps CAP_SYS_ADMIN over its mount namespace (root
 # without --cap-drop, as in bwrap) can unmount the masks, as it could mount a sysfs itself.
 case_caps_kept() {
