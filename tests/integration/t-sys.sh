@@ -177,11 +177,11 @@ NOUSERNS=
 # the parent's network namespace.
 case_nested() {
 	local out
-	out=$(nsrun --ro-bind / / --unshare-net --sys /sys --dev /dev --proc /proc sh -c '
-		"$1" --ro-bind / / --unshare-net --sys /sys true 2>/dev/null; echo "net=$?"
+	out=$(nsrun --ro-bind / / --unshare-net --sys /sys --proc /proc sh -c '
+		e=$("$1" --ro-bind / / --unshare-net --sys /sys true 2>&1); echo "net=$? ${e%%(*}"
 		"$1" --ro-bind / / --sys /sys "$2" ls /sys/firmware ls /sys/class/net' sh "$BIN/nsrun" "$PROBE" 2>&1)
 	check_eq "nested in --sys: a new sysfs is refused (126), the parent's is bound, masked" \
-		"$(printf 'net=126\nls:/sys/firmware=\nls:/sys/class/net=lo')" "$out"
+		"$(printf "net=126 nsrun: Can't mount sysfs on /sys: Operation not permitted \nls:/sys/firmware=\nls:/sys/class/net=lo")" "$out"
 }
 MODE=unpriv
 case_nested
