@@ -159,16 +159,6 @@ static bool submount_error_ok(size_t i, int r, const char *path, bool fail_open)
 	return true;
 }
 
-/* Whether a later entry of subs (mountinfo's order: a mount before those on it) has the
- * same path as subs[i]. */
-static bool stacked_below(char **subs, size_t i)
-{
-	for (size_t j = i + 1; subs[j]; j++)
-		if (strcmp(subs[j], subs[i]) == 0)
-			return true;
-	return false;
-}
-
 static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs, bool fail_open)
 {
 	_cleanup_free_ char *path = NULL;
@@ -185,11 +175,6 @@ static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs, bool fail_op
 	if (r < 0)
 		return r;
 	for (size_t i = 0; subs[i] && (recursive || i == 0); i++) {
-		/* A mount with another stacked on it at the same path (the host's /sys under
-		 * --sys's) is unseen, and its path reaches the top one, whose flags (locked,
-		 * maybe more) are not its own: the top one gets its own in its turn. */
-		if (i > 0 && stacked_below(subs, i))
-			continue;
 		r = legacy_remount_one(subs[i], opts[i], add);
 		if (r == -EINVAL && i == 0) {
 			/* not a mount point: bwrap finds no mountinfo line for it */
