@@ -124,6 +124,7 @@ enum cli_flags {
 	X(SIZE, "--size", 1, OPTG_FS, OPTF_B8 | OPTF_MODIFIER, FN(h_size), "BYTES", "Set size of next argument (only for --tmpfs)") \
 	X(SYMLINK, "--symlink", 2, OPTG_FS, OPTF_B8, FN(h_op), "SRC DEST", "Create symlink at DEST with target SRC") \
 	X(SYNC_FD, "--sync-fd", 1, OPTG_STATUS, OPTF_B8, FN(h_sync_fd), "FD", "Keep this fd open while sandbox is running (repeatable)") \
+	X(SYS, "--sys", 1, OPTG_FS, OPTF_NS, FN(h_op), "DEST", "Mount new sysfs instance on DEST, read-only, with its host-revealing parts masked") \
 	X(TIMEOUT, "--timeout", 1, OPTG_SUP, OPTF_NS, DURATION(sup.timeout_ms), "DURATION", "SIGTERM every process of the sandbox after DURATION, then exit 124") \
 	X(TMP_OVERLAY, "--tmp-overlay", 1, OPTG_FS, 0, FN(h_op), "DEST", "Mount overlayfs with writes going to an invisible tmpfs on DEST") \
 	X(TMPFS, "--tmpfs", 1, OPTG_FS, OPTF_B8, FN(h_op), "DEST", "Mount new tmpfs on DEST") \

@@ -36,6 +36,7 @@ enum nsrun_step {
 	NSRUN_STEP_MOUNT,      /* the first mount in the new namespace (/ made a slave) */
 	NSRUN_STEP_PROC,       /* mounting a fresh procfs */
 	NSRUN_STEP_NET,	       /* bringing up lo in the new network namespace */
+	NSRUN_STEP_SYS,	       /* mounting a fresh sysfs (--sys) */
 	NSRUN_STEP_MAX
 };
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "hide-plan.h"
 #include "syscall.h"
 #include "util.h"
@@ -298,6 +299,15 @@ static bool refuse_by_op(struct explain_answer *a, const struct op *op, const ch
 	return refuse(a, EXPLAIN_L_MOUNT, op_type_name(op->type), rule, error, why);
 }
 
+/* Whether path, on the sysfs of the --sys op, is below one of its masks. */
+static bool sys_hidden(const struct op *op, const char *path)
+{
+	_cleanup_free_ char *dest = normalize("/", op->dest);
+	size_t n = strcmp(dest, "/") == 0 ? 0 : strlen(dest);
+
+	return path[n] == '/' && files_sys_hidden(path + n + 1);
+}
+
 /* where: the path itself, or for a new or removed entry its directory. A refusal goes to
  * a; the mount that lets the access through to *by, in case no later layer decides. */
 static bool check_mount(const struct plan *plan, bool new_entry, bool writes, const char *path,
@@ -311,6 +321,10 @@ static bool check_mount(const struct plan *plan, bool new_entry, bool writes, co
 			      xasprintf("no option puts '%s' in the sandbox: it is on %s",
 					must_exist,
 					c.op ? "an empty --tmpfs" : "the sandbox's empty root"));
+	if (c.op && c.op->type == OP_SYS && sys_hidden(c.op, must_exist))
+		return refuse_by_op(a, c.op, "ENOENT",
+				    xasprintf("'%s' is below a part of the sysfs that --sys masks",
+					      must_exist));
 	if (writes && c.ro_op)
 		return refuse_by_op(a, c.ro_op, "EROFS",
 				    xasprintf("'%s' is on a read-only mount", where));

@@ -33,6 +33,7 @@ static const unsigned answers[NSRUN_STEP_MAX] = {
 	[NSRUN_STEP_MOUNT] = 1u << FALLBACK_USERNS | 1u << FALLBACK_LANDLOCK,
 	[NSRUN_STEP_PROC] = 1u << FALLBACK_PROC | 1u << FALLBACK_LANDLOCK,
 	[NSRUN_STEP_NET] = 1u << FALLBACK_NET | 1u << FALLBACK_LANDLOCK,
+	[NSRUN_STEP_SYS] = 1u << FALLBACK_LANDLOCK,
 };
 
 /* What the command runs without, in the stderr line. */
@@ -58,6 +59,7 @@ static const char *fallback_step_name(enum nsrun_step step)
 		[NSRUN_STEP_MOUNT] = "mount",
 		[NSRUN_STEP_PROC] = "proc",
 		[NSRUN_STEP_NET] = "loopback",
+		[NSRUN_STEP_SYS] = "sys",
 	};
 
 	return step < NSRUN_STEP_MAX ? names[step] : "?";

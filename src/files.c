@@ -8,6 +8,7 @@
 
 #include "files.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -396,4 +397,145 @@ int files_proc_cover(int root_fd, const char *dest, bool host_privileged, struct
 					   covered[i], dest, covered[i]);
 	}
 	return 0;
+}
+
+/* ---- --sys: what the sandbox's sysfs hides (man page, --sys, lists the reasons) ---- */
+
+/* Directories covered by an empty read-only directory: firmware tables and EFI variables,
+ * the RAPL energy counters (CVE-2020-8694), interrupt and slab counters, the page idle
+ * bitmap and KSM's counters (side channels), suspend controls and history, and every
+ * place the kernel keeps for another filesystem (a bound host /sys brings the host's
+ * mounts there). */
+static const char *const sys_masked_dirs[] = {
+	"firmware",	  "devices/virtual/powercap",
+	"power",	  "kernel/debug",
+	"kernel/tracing", "kernel/security",
+	"kernel/config",  "kernel/irq",
+	"kernel/slab",	  "kernel/mm/page_idle",
+	"kernel/mm/ksm",  "fs/cgroup",
+	"fs/bpf",	  "fs/pstore",
+	"fs/selinux",	  "fs/smackfs",
+	"fs/resctrl",	  "fs/fuse/connections",
+};
+
+/* Files covered by an empty read-only file: the machine's identifiers (root-only on the
+ * host, yet a sandbox of root reads them), and vmcoreinfo's physical address. */
+static const char *const sys_masked_files[] = {
+	"devices/virtual/dmi/id/product_serial",
+	"devices/virtual/dmi/id/product_uuid",
+	"devices/virtual/dmi/id/board_serial",
+	"devices/virtual/dmi/id/chassis_serial",
+	"devices/virtual/dmi/id/board_asset_tag",
+	"devices/virtual/dmi/id/chassis_asset_tag",
+	"kernel/vmcoreinfo",
+};
+
+#define SYS_MASK_ATTRS \
+	(MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
+
+/* The masks' empty nodes, on the staging tmpfs, which the sandbox never sees: one bind
+ * each rather than a tmpfs each (a superblock per mask, per CPU for thermal_throttle). */
+struct sys_empty {
+	int dir, file;
+};
+
+/* The mask of sys/NAME; 0 when this kernel has no such entry (nothing to hide). */
+static int sys_mask_one(int sys_fd, const char *dest, const char *name, const struct sys_empty *e,
+			struct nsrun_error *err)
+{
+	_cleanup_close_ int fd = openat(sys_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	int r;
+
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return error_set(err, errno, "Can't open %s/%s", dest, name);
+	r = mount_bind(S_ISDIR(st.st_mode) ? e->dir : e->file, fd, false, SYS_MASK_ATTRS);
+	if (r < 0)
+		return mount_error(err, r, "Can't mask %s/%s", dest, name);
+	return 0;
+}
+
+/* Each CPU's thermal_throttle: its event counters follow the load of every CPU of the
+ * host (the mask Kubernetes adds to runc's since 1.34). */
+static int sys_mask_cpus(int sys_fd, const char *dest, const struct sys_empty *e,
+			 struct nsrun_error *err)
+{
+	int fd = openat(sys_fd, "devices/system/cpu", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *de;
+	int r = 0;
+
+	if (!d) {
+		r = errno == ENOENT ?
+			    0 :
+			    error_set(err, errno, "Can't open %s/devices/system/cpu", dest);
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	while (r == 0 && (de = readdir(d))) {
+		_cleanup_free_ char *name = NULL;
+
+		if (strncmp(de->d_name, "cpu", 3) != 0 || de->d_name[3] < '0' ||
+		    de->d_name[3] > '9')
+			continue;
+		name = xconcat("devices/system/cpu/", de->d_name, "/thermal_throttle");
+		r = sys_mask_one(sys_fd, dest, name, e, err);
+	}
+	closedir(d);
+	return r;
+}
+
+/* Whether REL (relative to the sysfs, no leading '/') is PREFIX or below it. */
+static bool sys_below(const char *rel, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(rel, prefix, n) == 0 && (rel[n] == '\0' || rel[n] == '/');
+}
+
+bool files_sys_hidden(const char *rel)
+{
+	const char *cpu = "devices/system/cpu/cpu";
+	const char *p;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sys_masked_dirs); i++)
+		if (sys_below(rel, sys_masked_dirs[i]) && rel[strlen(sys_masked_dirs[i])] == '/')
+			return true;
+	if (strncmp(rel, cpu, strlen(cpu)) != 0)
+		return false;
+	p = rel + strlen(cpu);
+	if (*p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return strncmp(p, "/thermal_throttle/", 18) == 0;
+}
+
+int files_sys_mask(int root_fd, const char *dest, int staging_fd, struct nsrun_error *err)
+{
+	_cleanup_close_ int sys = path_open(root_fd, dest, O_PATH | O_DIRECTORY);
+	_cleanup_close_ int dir = -1, file = -1;
+	int r = 0;
+
+	if (sys < 0)
+		return error_set(err, -sys, "Can't mount sysfs on /newroot%s", dest);
+	if (mkdirat(staging_fd, "sys-mask-dir", 0555) < 0 && errno != EEXIST)
+		return error_set(err, errno, "Can't create the empty directory of --sys's masks");
+	dir = openat(staging_fd, "sys-mask-dir", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	file = openat(staging_fd, "sys-mask-file", O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		      0444);
+	if (dir < 0 || file < 0)
+		return error_set(err, errno, "Can't create the empty nodes of --sys's masks");
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(sys_masked_dirs); i++)
+		r = sys_mask_one(sys, dest, sys_masked_dirs[i], &(struct sys_empty){ dir, file },
+				 err);
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(sys_masked_files); i++)
+		r = sys_mask_one(sys, dest, sys_masked_files[i], &(struct sys_empty){ dir, file },
+				 err);
+	if (r == 0)
+		r = sys_mask_cpus(sys, dest, &(struct sys_empty){ dir, file }, err);
+	return r;
 }

@@ -68,3 +68,12 @@ int files_dev(int root_fd, const struct files_dest *d, const char *dest, int hos
  * host_privileged (root, or no user namespace) every one that exists is covered;
  * otherwise, as in bwrap, only those the caller can write (access W_OK). */
 int files_proc_cover(int root_fd, const char *dest, bool host_privileged, struct nsrun_error *err);
+
+/* After --sys: the masks the man page lists, over dest's sysfs (an empty directory or
+ * file of the staging tmpfs, bound read-only);
+ * what this kernel lacks is skipped. Any other failure is the caller's to fail closed. */
+int files_sys_mask(int root_fd, const char *dest, int staging_fd, struct nsrun_error *err);
+
+/* Whether REL, a path relative to a --sys sysfs (no leading '/'), is strictly below one
+ * of its masked directories, so absent in the sandbox (pure: for --explain). */
+bool files_sys_hidden(const char *rel);

@@ -281,8 +281,33 @@ static void mark_tree(struct mount_node *v, size_t n, int root_id)
 	}
 }
 
+/* Leaves out (after the first) each mount that another one later in mountinfo's order
+ * (the ones on it come after it) is stacked on at the same path: that path reaches the
+ * top one, whose flags (locked ones included) are not the covered one's. The host's /sys
+ * under --sys's is one: remounting the top with its options failed (EPERM). */
+static void drop_stacked(char **out, char **opts)
+{
+	size_t k = 1;
+
+	for (size_t i = 1; out[i]; i++) {
+		bool stacked = false;
+
+		for (size_t j = i + 1; out[j] && !stacked; j++)
+			stacked = strcmp(out[i], out[j]) == 0;
+		if (stacked) {
+			free(out[i]);
+			free(opts[i]);
+			continue;
+		}
+		out[k] = out[i];
+		opts[k++] = opts[i];
+	}
+	out[k] = opts[k] = NULL;
+}
+
 /* The mounts of the tree whose root is the topmost mount at mountpoint: not the ones
- * it covers, whose paths now reach something else (EINVAL, or the wrong mount). */
+ * it covers, whose paths now reach something else (EINVAL, or the wrong mount), nor
+ * those covered inside it (drop_stacked). */
 static int collect_subtree(const struct libmount_api *m, struct libmnt_table *tb,
 			   const char *mountpoint, char ***ret, char ***ret_opts)
 {
@@ -331,6 +356,7 @@ static int collect_subtree(const struct libmount_api *m, struct libmnt_table *tb
 		}
 	}
 	m->free_iter(it);
+	drop_stacked(out, opts);
 	*ret = out;
 	if (ret_opts)
 		*ret_opts = opts;

@@ -39,7 +39,8 @@ void mountinfo_overlay_layers(const char *super_opts, char ***lowers, char ***up
 
 /* Mount points at or below MOUNTPOINT in the tree of the topmost mount there (the path
  * itself first, then in mountinfo order, which lists parents before children); mounts
- * that one covers are left out. Returns 0 with a NULL-terminated vector in *ret
+ * that one covers, or that another covers inside its tree (stacked at one path), are
+ * left out. Returns 0 with a NULL-terminated vector in *ret
  * (free with strv_free) or -errno; -ELIBACC when libmount cannot be loaded. */
 int mountinfo_list_subtree(const char *mountpoint, char ***ret);
 /* The same, with each mount's per-mount options ("rw,nosuid,relatime") in *opts, index by

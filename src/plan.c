@@ -101,6 +101,7 @@ static const struct op_desc op_descs[OP_MAX + 1] = {
 	[OP_OVERLAY] = { "--overlay", OP_A_SOURCE | OP_A_WORKDIR, 0, 1, false, false },
 	[OP_TMP_OVERLAY] = { "--tmp-overlay", 0, 0, 1, false, false },
 	[OP_RO_OVERLAY] = { "--ro-overlay", 0, 0, 2, true, false },
+	[OP_SYS] = { "--sys", 0, 0, 0, true, false },
 	[OP_MAX] = { "--unknown", 0, 0, 0, false, false },
 };
 

@@ -49,6 +49,7 @@ enum op_type {
 	OP_OVERLAY,	 /* --overlay RWSRC WORKDIR DEST: source = RWSRC */
 	OP_TMP_OVERLAY,	 /* --tmp-overlay DEST */
 	OP_RO_OVERLAY,	 /* --ro-overlay DEST */
+	OP_SYS,		 /* --sys DEST (nsrun extension) */
 	OP_MAX
 };
 

@@ -16,11 +16,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "files.h"
@@ -150,6 +152,7 @@ static int resolve_op(const struct op *op, struct resolved *res, struct nsrun_er
 		return resolve_fd(op->fd, &res->src, err);
 	case OP_REMOUNT_RO:
 	case OP_PROC:
+	case OP_SYS:
 	case OP_DEV:
 	case OP_TMPFS:
 	case OP_MQUEUE:
@@ -522,6 +525,56 @@ static int do_proc(struct rootfs_state *st, int root_fd, const struct op *op,
 	return r < 0 ? r : files_proc_cover(root_fd, op->dest, st->cfg->host_privileged, err);
 }
 
+#define SYS_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)
+
+/* The caller's /sys, for a sandbox in the caller's network namespace: a fresh sysfs
+ * would be the same superblock (which mount(2) refuses to stack on itself, EBUSY), and
+ * in a user namespace the kernel refuses it. Recursive in a user namespace, where the
+ * submounts are locked and a bind that left them behind would be refused; they are
+ * masked after. */
+static int bind_host_sys(const struct op *op, const struct files_dest *d, bool in_userns,
+			 struct nsrun_error *err)
+{
+	_cleanup_close_ int src = open(OLDROOT "/sys", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct statfs sfs;
+	int r;
+
+	if (src < 0 || fstatfs(src, &sfs) < 0)
+		return error_set(err, errno, "Can't open source /sys");
+	if (sfs.f_type != SYSFS_MAGIC)
+		return error_set_plain(err, EINVAL,
+				       "Can't bind /sys on %s: the host's /sys is no sysfs",
+				       op->dest);
+	r = mount_bind(src, d->fd, in_userns, SYS_ATTRS);
+	if (r < 0)
+		return mount_error(err, r, "Can't bind mount /sys on %s", op->dest);
+	return 0;
+}
+
+/* --sys: a fresh sysfs for a network namespace of the sandbox's own (the kernel wants
+ * CAP_SYS_ADMIN over the user namespace that owns it), else the caller's, which shows
+ * the same network namespace. Read-only either way, and masked; the sandbox was
+ * promised both, so any failure is 126. */
+static int do_sys(struct rootfs_state *st, int root_fd, const struct op *op,
+		  const struct files_dest *d, struct nsrun_error *err)
+{
+	int r;
+
+	if (st->cfg->sys_fresh) {
+		r = host_refused(err, NSRUN_STEP_SYS, do_simple_fs(op, d, "sysfs", SYS_ATTRS, err));
+		if (r == -EPERM || r == -EACCES)
+			error_append(err,
+				     " (a fresh sysfs needs CAP_SYS_ADMIN over the user namespace "
+				     "that owns the network namespace, and the host's /sys fully "
+				     "visible)");
+	} else {
+		r = bind_host_sys(op, d, st->cfg->in_userns, err);
+	}
+	if (r == 0)
+		r = files_sys_mask(root_fd, op->dest, st->staging_fd, err);
+	return error_fail_closed(err, r);
+}
+
 static int do_dev(struct rootfs_state *st, int root_fd, const struct op *op,
 		  const struct files_dest *d, struct nsrun_error *err)
 {
@@ -711,6 +764,7 @@ static struct files_dest_opts dest_opts(const struct op *op, int src_fd)
 		o.perms = (int)op_mode(op);
 		break;
 	case OP_PROC:
+	case OP_SYS:
 	case OP_DEV:
 	case OP_TMPFS:
 	case OP_MQUEUE:
@@ -747,6 +801,8 @@ static int run_on_dest(struct rootfs_state *st, int root_fd, const struct op *op
 		return do_remount_ro(op, d, err);
 	case OP_PROC:
 		return do_proc(st, root_fd, op, d, err);
+	case OP_SYS:
+		return do_sys(st, root_fd, op, d, err);
 	case OP_DEV:
 		return do_dev(st, root_fd, op, d, err);
 	case OP_TMPFS:

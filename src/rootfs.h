@@ -21,8 +21,9 @@ struct rootfs_config {
 	const char *path_env;		/* PATH the payload will run with (NULL: unset) */
 	bool in_userns;			/* inside a user namespace (overlay needs userxattr) */
 	bool new_pidns;			/* --proc mounts a fresh procfs instead of binding */
-	bool host_privileged;		/* root, or no userns: every /proc cover is needed */
-	const char *file_label;		/* --file-label, NULL if unset */
+	bool sys_fresh;	      /* --sys: a netns of its own, a fresh sysfs; else the caller's /sys */
+	bool host_privileged; /* root, or no userns: every /proc cover is needed */
+	const char *file_label; /* --file-label, NULL if unset */
 	bool fail_open; /* --not-a-security-boundary: binds tolerate submount remount failures */
 	bool command_admin; /* the command keeps CAP_SYS_ADMIN: no initramfs fallback */
 	const struct landlock_config

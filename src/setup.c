@@ -174,6 +174,7 @@ static int build_rootfs(const struct launch_ctx *ctx, struct nsrun_error *err)
 		.path_env = env_get(plan->proc.envp, "PATH"),
 		.in_userns = ctx->in_userns,
 		.new_pidns = (ctx->clone_flags & CLONE_NEWPID) || plan->ns.pidns_fd >= 0,
+		.sys_fresh = (ctx->clone_flags & CLONE_NEWNET) || plan->sup.netns_fd >= 0,
 		.host_privileged = ctx->real_root || !ctx->in_userns,
 		.file_label = plan->proc.file_label,
 		.fail_open = plan->debug.not_a_security_boundary,

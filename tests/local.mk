@@ -65,7 +65,7 @@ integration_tests =
 integration_tests += tests/integration/t-ns.sh tests/integration/t-mounts.sh tests/integration/t-files.sh \
 	tests/integration/t-devproc.sh tests/integration/t-process.sh tests/integration/t-errors.sh \
 	tests/integration/t-agent.sh tests/integration/t-security.sh tests/integration/t-sec-launch.sh \
-	tests/integration/t-sec-proc.sh tests/integration/t-debug.sh
+	tests/integration/t-sec-proc.sh tests/integration/t-debug.sh tests/integration/t-sys.sh
 # area: fds, seccomp, caps, overlay, userns
 integration_tests += tests/integration/t-fds.sh tests/integration/t-seccomp.sh tests/integration/t-caps.sh \
 	tests/integration/t-overlay.sh
@@ -176,7 +176,7 @@ check-legacy: all
 	$(MAKE) $(AM_MAKEFLAGS) check-upstream NSRUN_FORCE_ENOSYS=mount-api
 legacy_tests = tests/integration/t-mounts.sh tests/integration/t-files.sh tests/integration/t-devproc.sh tests/integration/t-hide.sh \
 	tests/integration/t-sec-noexec.sh tests/integration/t-sec-proc.sh tests/integration/t-bwrap-shapes.sh \
-	tests/integration/t-debug.sh tests/integration/t-mountns.sh
+	tests/integration/t-debug.sh tests/integration/t-mountns.sh tests/integration/t-sys.sh
 
 lint:
 	cd $(top_srcdir) && shellcheck -S warning -x -e SC1091,SC2317,SC2154 tests/integration/*.sh tests/compat/*.sh tests/kernels/*.sh \

@@ -979,6 +979,49 @@ case_explain() {
 	fi
 	kill "$server" && wait "$server" 2>/dev/null
 }
+# --sys: a sysfs, read-only, its host-revealing parts masked (the guest's firmware
+# tables, IRQs and SMBIOS identifiers are real), with and without a network namespace
+# (a new instance, or the caller's /sys bound); the masks cannot be unmounted.
+SYS_PROBE='stat -f -c "fs=%T" /sys
+sed -n "s|^[0-9]* [0-9]* [^ ]* [^ ]* /sys \([^ ]*\) .*|opts=\1|p" /proc/self/mountinfo | tail -n1
+echo "net=$(ls /sys/class/net | paste -sd" " -)"
+echo "online=$(cat /sys/devices/system/cpu/online)"
+for d in firmware kernel/irq kernel/slab fs/cgroup power; do [ -d /sys/$d ] && echo "$d=$(ls -A /sys/$d | wc -l)"; done
+for f in kernel/vmcoreinfo class/dmi/id/product_uuid class/dmi/id/product_serial; do [ -e /sys/$f ] && echo "$f=$(wc -c < /sys/$f)"; done
+umount /sys/firmware 2>/dev/null && echo UNMASKED
+umount /sys/kernel/irq 2>/dev/null && echo UNMASKED
+(echo never > /sys/kernel/mm/transparent_hugepage/enabled) 2>&1 | sed -n "s/.*: \([^:]*\)$/write=\1/p"
+echo done'
+case_sys() {
+	local u net out d want_net host_net
+	host_net=$(ls /sys/class/net | paste -sd" " -)
+	for u in "" --unshare-user; do
+		[ "$MODE" = unpriv ] && [ -z "$u" ] && continue
+		for net in "" --unshare-net; do
+			local v="--sys [${u:-no userns} ${net:-shared net}]"
+			# shellcheck disable=SC2086 # $u and $net are one option or none
+			out=$(nsrun "${SB[@]}" --cap-drop ALL $u $net --sys /sys sh -c "$SYS_PROBE" 2>&1)
+			check_match "$v: ran" 'done$' "$out" || echo "$out" | sed 's/^/# /'
+			check_match "$v: a sysfs, read-only, nosuid, nodev, noexec" \
+				'fs=sysfs.opts=ro,nosuid,nodev,noexec' "$(echo "$out" | head -n2 | paste -sd. -)"
+			want_net=$host_net
+			[ -n "$net" ] && want_net=lo
+			check_match "$v: class/net lists [$want_net]" "net=$want_net"$'\n' "$out"
+			check_match "$v: cpu/online readable" "online=$(cat /sys/devices/system/cpu/online)"$'\n' "$out"
+			for d in firmware kernel/irq kernel/slab fs/cgroup power kernel/vmcoreinfo \
+				class/dmi/id/product_uuid class/dmi/id/product_serial; do
+				[ -e "/sys/$d" ] || continue
+				check_match "$v: $d masked (empty)" "(^|"$'\n'")$d=0"$'\n' "$out"
+			done
+			check_match "$v: the masks cannot be unmounted" '^[^U]*$' "$out"
+			if [ "$MODE" != unpriv ] && [ -e /sys/kernel/mm/transparent_hugepage/enabled ]; then
+				check_match "$v: a write to a sysfs attribute fails with EROFS" \
+					'write=Read-only file system' "$out"
+			fi
+		done
+	done
+}
+
 case_fallback() {
 	local d="$TMP/fb-$MODE" out rc saved
 	local -a as=() us=()
@@ -1250,6 +1293,7 @@ for MODE in root unpriv; do
 	case_basics
 	case_initramfs
 	case_idmap
+	case_sys
 	case_fallback
 	case_overlay
 	case_hide
@@ -1262,6 +1306,7 @@ for MODE in root unpriv; do
 	if [ -n "$FORCE_ENOSYS" ]; then
 		LEGACY=1
 		case_basics
+		case_sys
 		case_hide
 		LEGACY=
 	fi

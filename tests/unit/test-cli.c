@@ -97,8 +97,8 @@ static void test_table_sorted(void **state)
 	 * own (12 with the UDP ones of Landlock ABI 10), its supervision
 	 * options, --doctor and --json, the cgroup limits, --fallback, --bridge, --explain,
 	 * --report-fd, --ignore-keyboard-signals and the time namespace's three, --mountns,
-	 * --uid-map, --gid-map and --idmap. */
-	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1 + 1 + 1 + 4 + 1 + 3);
+	 * --uid-map, --gid-map and --idmap, --sys. */
+	assert_int_equal(cli_n_options, 67 + 2 + 12 + 5 + 2 + 5 + 1 + 1 + 1 + 1 + 4 + 1 + 3 + 1);
 	for (size_t i = 0; i < cli_n_options; i++) {
 		assert_int_equal(cli_options[i].id, i);
 		assert_true(cli_options[i].arity <= 3);
@@ -288,6 +288,23 @@ static void test_ops_in_order(void **state)
 	assert_int_equal(p.ops[16].flags, OP_F_TRY);
 	assert_int_equal(p.ops[16].fd, -1);
 	plan_free(&p);
+}
+
+/* --sys (nsrun extension): one path argument, no -try variant, a read-only op. */
+static void test_sys_op(void **state)
+{
+	struct plan p;
+
+	(void)state;
+	PARSE_OK(&p, "--tmpfs", "/run", "--sys", "/run/sys", "true");
+	assert_int_equal(p.n_ops, 2);
+	assert_int_equal(p.ops[1].type, OP_SYS);
+	assert_string_equal(p.ops[1].dest, "/run/sys");
+	assert_null(p.ops[1].source);
+	assert_true(op_desc(OP_SYS)->read_only);
+	plan_free(&p);
+	EXPECT_ERR("Unknown option --sys-try", "--sys-try", "/sys", "true");
+	EXPECT_ERR("--sys takes an argument", "--sys");
 }
 
 static void test_fd_args(void **state)
@@ -1170,6 +1187,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_and_command),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_ops_in_order),
+		cmocka_unit_test(test_sys_op),
 		cmocka_unit_test(test_fd_args),
 		cmocka_unit_test(test_modifiers),
 		cmocka_unit_test(test_overlay),

@@ -130,6 +130,28 @@ static void test_mount_before_landlock(void **state)
 	    &(struct expect){ "refused", "mount", NULL, NULL, "ENOENT", NULL });
 }
 
+/* --sys: read-only, and what it masks is absent below the mask. */
+static void test_sys(void **state)
+{
+	(void)state;
+#define SYS ARGS("--ro-bind", "/", "/", "--unshare-net", "--sys", "/sys", "true")
+	ask(SYS, 7, "read:/sys/devices/system/cpu/online",
+	    &(struct expect){ "allowed", "mount", "--sys", "/sys", NULL, NULL });
+	ask(SYS, 7, "write:/sys/kernel/mm/transparent_hugepage/enabled",
+	    &(struct expect){ "refused", "mount", "--sys", "/sys", "EROFS", NULL });
+	ask(SYS, 7, "read:/sys/firmware/acpi/tables/DSDT",
+	    &(struct expect){ "refused", "mount", "--sys", "/sys", "ENOENT", NULL });
+	ask(SYS, 7, "read:/sys/devices/virtual/powercap/intel-rapl/intel-rapl:0/energy_uj",
+	    &(struct expect){ "refused", "mount", "--sys", "/sys", "ENOENT", NULL });
+	ask(SYS, 7, "read:/sys/devices/system/cpu/cpu12/thermal_throttle/core_throttle_count",
+	    &(struct expect){ "refused", "mount", "--sys", "/sys", "ENOENT", NULL });
+	ask(SYS, 7, "read:/sys/firmware",
+	    &(struct expect){ "allowed", "mount", "--sys", "/sys", NULL, NULL });
+	ask(SYS, 7, "read:/sys/firmwarex/a",
+	    &(struct expect){ "allowed", "mount", "--sys", "/sys", NULL, NULL });
+#undef SYS
+}
+
 static void test_symlinks_and_relative(void **state)
 {
 	(void)state;
@@ -277,6 +299,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_landlock_write),
 		cmocka_unit_test(test_mount_before_landlock),
+		cmocka_unit_test(test_sys),
 		cmocka_unit_test(test_symlinks_and_relative),
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_hide),

@@ -216,6 +216,8 @@ static void test_to_argv(void **state)
 	round_trip(ARGS("--debug-opt=print-assumed-kernel"));
 	round_trip(ARGS("--not-a-security-boundary", "--debug-opt=force-mount-setattr-fallback",
 			"--debug-opt=force-openat-fallback", "--bind", "/a", "/b", "true"));
+	round_trip(ARGS("--unshare-net", "--tmpfs", "/run", "--sys", "/run/sys", "--sys", "/sys",
+			"true"));
 	round_trip(ARGS("--landlock-abi"));
 	round_trip(ARGS("--doctor", "--json"));
 }
