@@ -72,8 +72,11 @@ GIVEN(label, p->proc.exec_label || p->proc.file_label,
       p->proc.exec_label ? "--exec-label" : "--file-label")
 GIVEN(hide, p->hide.hide || p->hide.allow, p->hide.hide ? "--overlay-hide" : "--overlay-allow")
 GIVEN(forward_signals, p->sup.forward_signals, "--forward-signals")
-GIVEN(ignore_keyboard_in_place, p->sup.ignore_keyboard_signals && p->sync.json_status_fd < 0,
-      "--ignore-keyboard-signals without --json-status-fd (in place, nsrun is the command)")
+/* Either status fd keeps nsrun as the command's parent (plan_in_place_child). */
+GIVEN(ignore_keyboard_in_place,
+      p->sup.ignore_keyboard_signals && p->sync.json_status_fd < 0 && p->sync.report_fd < 0,
+      "--ignore-keyboard-signals without --json-status-fd or --report-fd (in place, nsrun is "
+      "the command)")
 GIVEN(unshare_time, p->ns.time, "--unshare-time")
 GIVEN(monotonic, p->ns.has_monotonic, "--monotonic")
 GIVEN(boottime, p->ns.has_boottime, "--boottime")

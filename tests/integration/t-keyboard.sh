@@ -212,9 +212,18 @@ test_keyboard() {
 		ign=$(cat "$D/cmd-sigign" 2>/dev/null)
 		check "--landlock-only --json-status-fd: the command's INT and QUIT are not ignored ($ign)" \
 			test -n "$ign" -a "$(((16#${ign:-0} >> 1) & 3))" = 0
+		# --report-fd too makes nsrun the command's parent, which stays to report.
+		rm -f "$D"/*
+		OUT=$(run_in_mode "$PY" "$TMP/launch.py" "$D" 0 0 -- "$BIN/nsrun" --landlock-only \
+			--report-fd 9 --ignore-keyboard-signals --landlock-rw "$D" \
+			"$PY" "$TMP/cmd.py" "$D" 9>/dev/null 2>&1)
+		check_match "--landlock-only --report-fd: nsrun survives" "lost=0 status=0\$" "$OUT"
+		ign=$(cat "$D/cmd-sigign" 2>/dev/null)
+		check "--landlock-only --report-fd: the command's INT and QUIT are not ignored ($ign)" \
+			test -n "$ign" -a "$(((16#${ign:-0} >> 1) & 3))" = 0
 	fi
 	err_case "--landlock-only without a status fd" \
-		"bwrap: --landlock-only cannot be combined with --ignore-keyboard-signals without --json-status-fd (in place, nsrun is the command)" \
+		"bwrap: --landlock-only cannot be combined with --ignore-keyboard-signals without --json-status-fd or --report-fd (in place, nsrun is the command)" \
 		--landlock-only --ignore-keyboard-signals
 }
 for_each_mode test_keyboard

@@ -123,7 +123,7 @@ static const struct {
 	  { "--landlock-only", "--forward-signals", "true" } },
 	{ false,
 	  "--landlock-only cannot be combined with --ignore-keyboard-signals without "
-	  "--json-status-fd (in place, nsrun is the command)",
+	  "--json-status-fd or --report-fd (in place, nsrun is the command)",
 	  { "--landlock-only", "--ignore-keyboard-signals", "true" } },
 	{ true,
 	  "--landlock-only cannot be combined with --unshare-time",
@@ -291,6 +291,7 @@ static const char *const *const fine[] = {
 	ARGS("--unshare-time", "--monotonic", "-5", "--boottime", "+7", "--ignore-keyboard-signals",
 	     "--forward-signals", "--unshare-pid", "true"),
 	ARGS("--landlock-only", "--json-status-fd", "3", "--ignore-keyboard-signals", "true"),
+	ARGS("--landlock-only", "--report-fd", "3", "--ignore-keyboard-signals", "true"),
 	ARGS("--fallback", "net,proc", "--fallback", "userns,namespaces", "--unshare-all", "--proc",
 	     "/proc", "--landlock-rw", "/tmp", "--json-status-fd", "3", "true"),
 	ARGS("--landlock-only", "--json-status-fd", "3", "--forward-signals", "--landlock-rw",
