@@ -188,12 +188,16 @@ case_nested
 MODE=root
 
 # Documented (man page): a command that keeps CAP_SYS_ADMIN over its mount namespace (root
-# without --cap-drop, as in bwrap) can unmount the masks, as it could mount a sysfs itself.
+# without --cap-drop, as in bwrap) can unmount the masks and remount the sysfs read-write,
+# as it could mount a sysfs itself.
 case_caps_kept() {
 	local out
 	out=$(nsrun --ro-bind / / --unshare-net --sys /sys "$PROBE" umount "${MASKED_DIRS[0]}" 2>&1)
 	check_eq "documented: root keeping CAP_SYS_ADMIN can unmount a mask" \
 		"umount:${MASKED_DIRS[0]}=ok" "$out"
+	out=$(nsrun --ro-bind / / --unshare-net --sys /sys sh -c \
+		'mount -o remount,bind,rw /sys && grep " /sys " /proc/self/mountinfo' 2>&1)
+	check_match "documented: ... and remount the sysfs read-write" " /sys rw," "$out"
 }
 MODE=root
 case_caps_kept
