@@ -282,7 +282,8 @@ orphan() {
 		kill -9 "$m"
 		wait "$m" 2>/dev/null
 		sleep 0.3
-		st=$(ps -o stat= -p "$c" 2>/dev/null | tr -d ' ')
+		# the state letter alone: a niced run adds N, a session leader s
+		st=$(ps -o stat= -p "$c" 2>/dev/null | tr -d ' ' | cut -c1)
 		if [ "$report" = 1 ]; then
 			check "killing nsrun ends the command under --report-fd (landlock-only)" \
 				test -n "$c" -a "${st:-Z}" = Z
