@@ -28,6 +28,7 @@
 #include "fallback.h"
 #include "launch.h"
 #include "landlock.h"
+#include "mountinfo.h"
 #include "reaper.h"
 #include "audit.h"
 #include "report.h"
@@ -56,6 +57,7 @@ struct monitor {
 	int audit_fd;			  /* its kernel source for Landlock, or -1 */
 	const char *not_kernel;		  /* else why not */
 	uint32_t audit_lost;		  /* audit's lost counter before the run */
+	int caller_root;		  /* --mountns: the caller's "/", to come back to */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -472,11 +474,20 @@ static int join_netns(const struct plan *plan, struct nsrun_error *err)
  * owner and CAP_SYS_ADMIN and CAP_SYS_CHROOT in the caller's user namespace: as a user,
  * that of --userns, joined just before. Joining moves the root and the working directory
  * to the namespace's root; the caller's directory is entered again by name, so relative
- * paths and the default working directory mean what they do without the option. */
-static int join_mountns(const struct plan *plan, const char *cwd, struct nsrun_error *err)
+ * paths and the default working directory mean what they do without the option.
+ * The namespace's owner (any user, where root joins) controls its tree and can change it
+ * while nsrun runs: nothing nsrun loads or looks up as itself may come from it. libmount
+ * (the legacy path, the hide) is loaded now, before the join, and the child inherits it;
+ * the monitor goes back to the caller's root as soon as the child exists (leave_mountns). */
+static int join_mountns(const struct plan *plan, const char *cwd, int *caller_root,
+			struct nsrun_error *err)
 {
 	int fd = plan->ns.mountns_fd;
 
+	(void)mountinfo_preload();
+	*caller_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (*caller_root < 0)
+		return error_set(err, errno, "--mountns: can't open /");
 	if (setns(fd, CLONE_NEWNS) < 0) {
 		if (errno == EPERM && getuid() != 0 && plan->ns.userns_fd < 0)
 			return error_set(err, errno,
@@ -495,8 +506,25 @@ static int join_mountns(const struct plan *plan, const char *cwd, struct nsrun_e
 	return 0;
 }
 
-static int join_namespaces(const struct plan *plan, const char *cwd, struct nsrun_error *err)
+/* The monitor, once the child has its copy: its /proc (--timeout's process tree, the
+ * report's paths) and everything else it opens by name are the caller's again. chroot
+ * needs CAP_SYS_CHROOT, which the join itself needed. */
+static int leave_mountns(struct monitor *mon, const char *cwd, struct nsrun_error *err)
 {
+	int r = fchdir(mon->caller_root) < 0 || chroot(".") < 0 ? -errno : 0;
+
+	close(mon->caller_root);
+	mon->caller_root = -1;
+	if (r < 0)
+		return error_set(err, -r, "--mountns: going back to the caller's root");
+	if ((!cwd || chdir(cwd) < 0) && chdir("/") < 0)
+		return error_set(err, errno, "--mountns: chdir /");
+	return 0;
+}
+
+static int join_namespaces(struct monitor *mon, const char *cwd, struct nsrun_error *err)
+{
+	const struct plan *plan = mon->plan;
 	int r;
 
 	if (plan->ns.userns_fd >= 0) {
@@ -510,7 +538,7 @@ static int join_namespaces(const struct plan *plan, const char *cwd, struct nsru
 			return r;
 	}
 	if (plan->ns.mountns_fd >= 0) {
-		r = join_mountns(plan, cwd, err);
+		r = join_mountns(plan, cwd, &mon->caller_root, err);
 		if (r < 0)
 			return r;
 	}
@@ -851,6 +879,9 @@ struct channels {
 _noreturn_ static void child_main(struct monitor *mon, struct launch_ctx *ctx, struct channels *c)
 {
 	cgroup_close_in_child(&mon->cg);
+	/* The caller's tree, which the sandbox must not reach. */
+	if (mon->caller_root >= 0)
+		close(mon->caller_root);
 	/* The relay's pidfd would let the sandbox signal it. */
 	if (mon->bridge.pidfd >= 0)
 		close(mon->bridge.pidfd);
@@ -947,7 +978,7 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	 * out of the sandbox's sight. */
 	r = plan->n_bridges > 0 ? bridge_start(plan, &mon->bridge, err) : 0;
 	if (r == 0)
-		r = join_namespaces(plan, ctx->old_cwd, err);
+		r = join_namespaces(mon, ctx->old_cwd, err);
 	if (r < 0)
 		return r;
 	/* Nothing nsrun starts may gain privileges through exec. */
@@ -967,6 +998,12 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	if (mon->child == 0)
 		child_main(mon, ctx, &c);
 	monitor_ends(mon, &c);
+	r = mon->caller_root >= 0 ? leave_mountns(mon, ctx->old_cwd, err) : 0;
+	if (r < 0) {
+		kill(mon->child, SIGKILL);
+		wait_child(mon);
+		return r;
+	}
 	return monitor_supervised(mon, ctx, err);
 }
 
@@ -994,6 +1031,7 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			       .sup = { .sig_fd = -1, .timer_fd = -1, .watch_fd = -1, .own_fd = -1 },
 			       .report = { .fd = -1, .audit_fd = -1 },
 			       .audit_fd = -1,
+			       .caller_root = -1,
 			       .cg = CGROUP_INIT,
 			       .fallback = rep,
 			       .ladder = ladder,
