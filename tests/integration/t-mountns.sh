@@ -236,6 +236,18 @@ test_plain_chroot() {
 		chroot . /tmp/nsrun --ro-bind / / --tmpfs /tmp echo COMMAND-RAN' sh "$c" "$BIN/nsrun" 2>&1)
 	check_eq "a chroot into a plain directory: refused before any mount, exit 1" \
 		"1 nsrun: Failed to make / slave: Invalid argument" "$? $out"
+	# A root that is a mount point on a shared mount: pivot_root(2) says EINVAL too, but
+	# the root is not the initial ramfs, so the error stays bwrap's (no fallback).
+	local caps
+	for caps in "" "--cap-drop CAP_SYS_ADMIN"; do
+		# shellcheck disable=SC2086
+		out=$(unshare -m --propagation private sh -c 'mount --make-rshared / &&
+			mount --bind "$1" "$1" && cd "$1" && mount --rbind /usr usr &&
+			mount -t proc proc proc && chroot . /tmp/nsrun --ro-bind / / $2 \
+			echo COMMAND-RAN' sh "$c" "$caps" 2>&1)
+		check_eq "a root on a shared mount, ${caps:-all caps}: pivot_root's error, exit 1" \
+			"1 nsrun: pivot_root: Invalid argument" "$? $out"
+	done
 }
 test_plain_chroot
 
