@@ -16,6 +16,8 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <linux/nsfs.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -506,6 +508,35 @@ static int join_mountns(const struct plan *plan, const char *cwd, int *caller_ro
 	return 0;
 }
 
+/* Whether a user other than the caller owns a user namespace between the caller's and the
+ * one that owns the mount namespace fd: that user controls the tree nsrun would set the
+ * sandbox up in (its /proc among it, which the setup reads and writes through) and can
+ * change it at any time. Sets *owner to that user. */
+static bool mountns_foreign(int fd, uid_t *owner)
+{
+	struct stat me, st;
+	int ns = ioctl(fd, NS_GET_USERNS);
+	bool foreign = false;
+
+	if (stat("/proc/self/ns/user", &me) < 0)
+		me.st_ino = 0;
+	while (ns >= 0 && fstat(ns, &st) == 0 &&
+	       !(st.st_ino == me.st_ino && st.st_dev == me.st_dev)) {
+		int parent;
+
+		if (ioctl(ns, NS_GET_OWNER_UID, owner) < 0 || *owner != geteuid()) {
+			foreign = true;
+			break;
+		}
+		parent = ioctl(ns, NS_GET_PARENT);
+		close(ns);
+		ns = parent;
+	}
+	if (ns >= 0)
+		close(ns);
+	return foreign;
+}
+
 /* The monitor, once the child has its copy: its /proc (--timeout's process tree, the
  * report's paths) and everything else it opens by name are the caller's again. chroot
  * needs CAP_SYS_CHROOT, which the join itself needed. */
@@ -525,8 +556,16 @@ static int leave_mountns(struct monitor *mon, const char *cwd, struct nsrun_erro
 static int join_namespaces(struct monitor *mon, const char *cwd, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
+	uid_t owner = 0;
 	int r;
 
+	if (plan->ns.mountns_fd >= 0 && mountns_foreign(plan->ns.mountns_fd, &owner))
+		return error_fail_closed(
+			err,
+			error_set_plain(err, EPERM,
+					"--mountns %d: the namespace belongs to uid %u, who can "
+					"change the mounts nsrun would set the sandbox up with",
+					plan->ns.mountns_fd, (unsigned)owner));
 	if (plan->ns.userns_fd >= 0) {
 		r = userns_join(plan->ns.userns_fd, err);
 		if (r < 0)
