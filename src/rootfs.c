@@ -219,6 +219,22 @@ static int staging_over_ramfs(bool command_admin, struct nsrun_error *err)
 	return 0;
 }
 
+/* The bottom of the namespace is its own parent in mountinfo. Only there is pivot_root's
+ * EINVAL the initial ramfs's: a root on a mount that is shared (hidden below it, so
+ * MS_SLAVE on "/" cannot reach it) gets EINVAL too, and keeps bwrap's error. */
+static bool absolute_root(const struct mountinfo_entry *e, void *data)
+{
+	(void)data;
+	return e->id == e->parent_id && strcmp(e->mountpoint, "/") == 0;
+}
+
+static bool root_is_initial_ramfs(void)
+{
+	_cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+
+	return fd >= 0 && mountinfo_any(fd, NULL, absolute_root, NULL);
+}
+
 static int staging_setup(bool hides, bool command_admin, struct nsrun_error *err)
 {
 	/* No mode option: the sandbox's "/" is the 0755 newroot directory, and bwrap's
@@ -255,8 +271,11 @@ static int staging_setup(bool hides, bool command_admin, struct nsrun_error *err
 	if (mkdir("oldroot", 0755) < 0)
 		return error_set(err, errno, "Creating oldroot failed");
 	if (sys_pivot_root(".", "oldroot") < 0) {
-		r = errno == EINVAL ? staging_over_ramfs(command_admin, err) :
-				      error_set(err, errno, "pivot_root");
+		int e = errno;
+
+		r = e == EINVAL && root_is_initial_ramfs() ?
+			    staging_over_ramfs(command_admin, err) :
+			    error_set(err, e, "pivot_root");
 		if (r < 0)
 			return r;
 	}

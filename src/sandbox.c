@@ -16,6 +16,8 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <linux/nsfs.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -28,6 +30,7 @@
 #include "fallback.h"
 #include "launch.h"
 #include "landlock.h"
+#include "mountinfo.h"
 #include "reaper.h"
 #include "rootfs.h"
 #include "audit.h"
@@ -59,6 +62,7 @@ struct monitor {
 	uint32_t audit_lost;		  /* audit's lost counter before the run */
 	struct sigaction keyboard[2];	  /* --ignore-keyboard-signals: the caller's INT, QUIT */
 	struct userns_writer writer;	  /* runs newuidmap/newgidmap (pid 0: none) */
+	int caller_root;		  /* --mountns: the caller's "/", to come back to */
 };
 
 static bool want_userns(const struct plan *plan)
@@ -499,11 +503,20 @@ static int join_netns(const struct plan *plan, struct nsrun_error *err)
  * owner and CAP_SYS_ADMIN and CAP_SYS_CHROOT in the caller's user namespace: as a user,
  * that of --userns, joined just before. Joining moves the root and the working directory
  * to the namespace's root; the caller's directory is entered again by name, so relative
- * paths and the default working directory mean what they do without the option. */
-static int join_mountns(const struct plan *plan, const char *cwd, struct nsrun_error *err)
+ * paths and the default working directory mean what they do without the option.
+ * The namespace's owner (any user, where root joins) controls its tree and can change it
+ * while nsrun runs: nothing nsrun loads or looks up as itself may come from it. libmount
+ * (the legacy path, the hide) is loaded now, before the join, and the child inherits it;
+ * the monitor goes back to the caller's root as soon as the child exists (leave_mountns). */
+static int join_mountns(const struct plan *plan, const char *cwd, int *caller_root,
+			struct nsrun_error *err)
 {
 	int fd = plan->ns.mountns_fd;
 
+	(void)mountinfo_preload();
+	*caller_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (*caller_root < 0)
+		return error_set(err, errno, "--mountns: can't open /");
 	if (setns(fd, CLONE_NEWNS) < 0) {
 		if (errno == EPERM && getuid() != 0 && plan->ns.userns_fd < 0)
 			return error_set(err, errno,
@@ -522,10 +535,64 @@ static int join_mountns(const struct plan *plan, const char *cwd, struct nsrun_e
 	return 0;
 }
 
-static int join_namespaces(const struct plan *plan, const char *cwd, struct nsrun_error *err)
+/* Whether a user other than the caller owns a user namespace between the caller's and the
+ * one that owns the mount namespace fd: that user controls the tree nsrun would set the
+ * sandbox up in (its /proc among it, which the setup reads and writes through) and can
+ * change it at any time. Sets *owner to that user. */
+static bool mountns_foreign(int fd, uid_t *owner)
 {
+	struct stat me, st;
+	int ns = ioctl(fd, NS_GET_USERNS);
+	bool foreign = false;
+
+	if (stat("/proc/self/ns/user", &me) < 0)
+		me.st_ino = 0;
+	while (ns >= 0 && fstat(ns, &st) == 0 &&
+	       !(st.st_ino == me.st_ino && st.st_dev == me.st_dev)) {
+		int parent;
+
+		if (ioctl(ns, NS_GET_OWNER_UID, owner) < 0 || *owner != geteuid()) {
+			foreign = true;
+			break;
+		}
+		parent = ioctl(ns, NS_GET_PARENT);
+		close(ns);
+		ns = parent;
+	}
+	if (ns >= 0)
+		close(ns);
+	return foreign;
+}
+
+/* The monitor, once the child has its copy: its /proc (--timeout's process tree, the
+ * report's paths) and everything else it opens by name are the caller's again. chroot
+ * needs CAP_SYS_CHROOT, which the join itself needed. */
+static int leave_mountns(struct monitor *mon, const char *cwd, struct nsrun_error *err)
+{
+	int r = fchdir(mon->caller_root) < 0 || chroot(".") < 0 ? -errno : 0;
+
+	close(mon->caller_root);
+	mon->caller_root = -1;
+	if (r < 0)
+		return error_set(err, -r, "--mountns: going back to the caller's root");
+	if ((!cwd || chdir(cwd) < 0) && chdir("/") < 0)
+		return error_set(err, errno, "--mountns: chdir /");
+	return 0;
+}
+
+static int join_namespaces(struct monitor *mon, const char *cwd, struct nsrun_error *err)
+{
+	const struct plan *plan = mon->plan;
+	uid_t owner = 0;
 	int r;
 
+	if (plan->ns.mountns_fd >= 0 && mountns_foreign(plan->ns.mountns_fd, &owner))
+		return error_fail_closed(
+			err,
+			error_set_plain(err, EPERM,
+					"--mountns %d: the namespace belongs to uid %u, who can "
+					"change the mounts nsrun would set the sandbox up with",
+					plan->ns.mountns_fd, (unsigned)owner));
 	if (plan->ns.userns_fd >= 0) {
 		r = userns_join(plan->ns.userns_fd, err);
 		if (r < 0)
@@ -537,7 +604,7 @@ static int join_namespaces(const struct plan *plan, const char *cwd, struct nsru
 			return r;
 	}
 	if (plan->ns.mountns_fd >= 0) {
-		r = join_mountns(plan, cwd, err);
+		r = join_mountns(plan, cwd, &mon->caller_root, err);
 		if (r < 0)
 			return r;
 	}
@@ -904,6 +971,9 @@ _noreturn_ static void child_main(struct monitor *mon, struct launch_ctx *ctx, s
 	if (mon->plan->sup.ignore_keyboard_signals)
 		ctx->keyboard = mon->keyboard;
 	cgroup_close_in_child(&mon->cg);
+	/* The caller's tree, which the sandbox must not reach. */
+	if (mon->caller_root >= 0)
+		close(mon->caller_root);
 	/* The relay's pidfd would let the sandbox signal it. */
 	if (mon->bridge.pidfd >= 0)
 		close(mon->bridge.pidfd);
@@ -1043,7 +1113,7 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 		r = userns_writer_start(&ctx->userns, ctx->real_uid, ctx->real_gid, &mon->writer,
 					err);
 	if (r == 0)
-		r = join_namespaces(plan, ctx->old_cwd, err);
+		r = join_namespaces(mon, ctx->old_cwd, err);
 	if (r < 0)
 		return r;
 	/* Nothing nsrun starts may gain privileges through exec. */
@@ -1067,6 +1137,12 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	if (mon->child == 0)
 		child_main(mon, ctx, &c);
 	monitor_ends(mon, &c);
+	r = mon->caller_root >= 0 ? leave_mountns(mon, ctx->old_cwd, err) : 0;
+	if (r < 0) {
+		kill(mon->child, SIGKILL);
+		wait_child(mon);
+		return r;
+	}
 	return monitor_supervised(mon, ctx, err);
 }
 
@@ -1094,6 +1170,7 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			       .sup = { .sig_fd = -1, .timer_fd = -1, .watch_fd = -1, .own_fd = -1 },
 			       .report = { .fd = -1, .audit_fd = -1 },
 			       .audit_fd = -1,
+			       .caller_root = -1,
 			       .cg = CGROUP_INIT,
 			       .fallback = rep,
 			       .ladder = ladder,

@@ -81,6 +81,49 @@ test_mountns() {
 }
 for_each_mode test_mountns
 
+# Root joining a namespace an unprivileged user owns: the user controls its mounts (and
+# can change them during the run), including the /proc nsrun's setup works through, so
+# nsrun refuses (126). In a namespace root owns, nothing nsrun runs or reads as itself
+# comes from its tree either: junk over libmount (which --overlay-hide loads) does not
+# reach nsrun, and the monitor looks paths up in the caller's tree.
+test_hostile_owner() {
+	local d=$TMP/hostile tag=74.$RANDOM lib hp up out mon
+	[ "$MODE" = root ] || return 0
+	mkdir -p "$d/mnt"
+	echo junk >"$d/junk.so"
+	lib=$(readlink -f "$(ldconfig -p | awk '/libmount\.so\.1 / { print $NF; exit }')")
+	setpriv "--reuid=$UNPRIV_UID" "--regid=$UNPRIV_GID" --clear-groups -- \
+		unshare -Urm sleep "${tag}1" >/dev/null 2>&1 &
+	up=$(wait_pgrep -f "^sleep ${tag}1\$")
+	for j in "" "--userns 3"; do
+		# shellcheck disable=SC2086
+		out=$(nsrun $j --mountns 4 --ro-bind / / echo COMMAND-RAN 3<"/proc/$up/ns/user" \
+			4<"/proc/$up/ns/mnt" 2>&1)
+		check_eq "a user's namespace joined by root${j:+ with $j}: refused, exit 126" \
+			"126 nsrun: --mountns 4: the namespace belongs to uid $UNPRIV_UID, who can change the mounts nsrun would set the sandbox up with" \
+			"$? $out"
+	done
+	kill "$up"
+	unshare -m --propagation private sh -c 'mount -t tmpfs hostile "$3" &&
+		echo in-ns >"$3/marker" && mount --bind "$1" "$2" && exec sleep "$4"' \
+		sh "$d/junk.so" "$lib" "$d/mnt" "$tag" >/dev/null 2>&1 &
+	hp=$(wait_pgrep -f "^sleep $tag\$")
+	out=$(nsrun --mountns 4 --ro-bind / / --overlay-hide /etc/hostname cat "$d/mnt/marker" \
+		4<"/proc/$hp/ns/mnt" 2>&1)
+	check_eq "--mountns: libmount is not loaded from the joined namespace" "0 in-ns" "$? $out"
+	nsrun --mountns 4 --ro-bind / / --unshare-pid --timeout 20 sleep "${tag}9" \
+		4<"/proc/$hp/ns/mnt" &
+	# Once the command runs, the monitor has made the sandbox and settled.
+	wait_pgrep -f "^sleep ${tag}9\$" >/dev/null
+	mon=$(pgrep -o -f "nsrun --mountns 4 .*sleep ${tag}9\$")
+	check "--mountns: the monitor looks paths up in the caller's tree" \
+		test -d "/proc/$mon/root$d/mnt" -a ! -e "/proc/$mon/root$d/mnt/marker"
+	pkill -f "^sleep ${tag}9\$"
+	kill "$hp"
+	wait
+}
+for_each_mode test_hostile_owner
+
 # ---- pivot_root's fallback: a root that is the initial ramfs ----
 
 ESCAPE="$TMP/escape.py"
@@ -201,6 +244,18 @@ test_plain_chroot() {
 		chroot . /tmp/nsrun --ro-bind / / --tmpfs /tmp echo COMMAND-RAN' sh "$c" "$BIN/nsrun" 2>&1)
 	check_eq "a chroot into a plain directory: refused before any mount, exit 1" \
 		"1 nsrun: Failed to make / slave: Invalid argument" "$? $out"
+	# A root that is a mount point on a shared mount: pivot_root(2) says EINVAL too, but
+	# the root is not the initial ramfs, so the error stays bwrap's (no fallback).
+	local caps
+	for caps in "" "--cap-drop CAP_SYS_ADMIN"; do
+		# shellcheck disable=SC2086
+		out=$(unshare -m --propagation private sh -c 'mount --make-rshared / &&
+			mount --bind "$1" "$1" && cd "$1" && mount --rbind /usr usr &&
+			mount -t proc proc proc && chroot . /tmp/nsrun --ro-bind / / $2 \
+			echo COMMAND-RAN' sh "$c" "$caps" 2>&1)
+		check_eq "a root on a shared mount, ${caps:-all caps}: pivot_root's error, exit 1" \
+			"1 nsrun: pivot_root: Invalid argument" "$? $out"
+	done
 }
 test_plain_chroot
 
