@@ -387,21 +387,26 @@ int userns_write_custom_maps(int proc_fd, pid_t pid, const struct userns_layout 
 			  side_map(l->gid_map, &one, &line, l->ns_gid, real_gid), l->helper, err);
 }
 
-_noreturn_ static void writer_main(const struct userns_layout *l, uid_t uid, gid_t gid, int in,
-				   int out)
+_noreturn_ static void writer_main(const struct userns_layout *l, uid_t uid, gid_t gid, bool keep,
+				   int in, int out)
 {
 	static struct nsrun_error err; /* see error.h: one per process, in .bss */
-	int keep[] = { in, out };
+	int fds[] = { in, out };
 	pid_t child;
 	int r;
 
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	fd_close_all_except(keep, ARRAY_SIZE(keep));
-	if (read_full(in, &child, sizeof(child)) != (ssize_t)sizeof(child))
-		_exit(0); /* the monitor gave up before clone */
-	r = userns_write_custom_maps(-1, child, l, uid, gid, &err);
-	if (write_all(out, &r, sizeof(r)) < 0 || write_all(out, &err, sizeof(err)) < 0)
-		_exit(1);
+	fd_close_all_except(fds, ARRAY_SIZE(fds));
+	/* One request per attempt: --fallback starts the sandbox again in the monitor, which
+	 * has set no_new_privs by then (keep); the pipe closes when there will be no other. */
+	do {
+		if (read_full(in, &child, sizeof(child)) != (ssize_t)sizeof(child))
+			_exit(0); /* the monitor gave up before clone, or is done */
+		err = (struct nsrun_error){ 0 };
+		r = userns_write_custom_maps(-1, child, l, uid, gid, &err);
+		if (write_all(out, &r, sizeof(r)) < 0 || write_all(out, &err, sizeof(err)) < 0)
+			_exit(1);
+	} while (keep);
 	_exit(0);
 }
 
@@ -410,9 +415,16 @@ int userns_writer_start(const struct userns_layout *l, uid_t real_uid, gid_t rea
 {
 	int to[2], from[2];
 
-	*w = (struct userns_writer){ 0, -1, -1 };
-	if (!l->helper)
+	if (!l->helper || w->pid > 0)
 		return 0;
+	*w = (struct userns_writer){ 0, -1, -1, w->keep };
+	/* The helpers would run without their privileges and their refusal would blame the
+	 * delegation: say what is wrong instead. */
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+		return error_fail_closed(
+			err, error_set_plain(err, EPERM,
+					     "newuidmap/newgidmap cannot get their privileges: "
+					     "no_new_privs is already set"));
 	if (pipe2(to, O_CLOEXEC) < 0)
 		return error_set(err, errno, "pipe");
 	if (pipe2(from, O_CLOEXEC) < 0) {
@@ -422,7 +434,7 @@ int userns_writer_start(const struct userns_layout *l, uid_t real_uid, gid_t rea
 	}
 	w->pid = fork();
 	if (w->pid == 0)
-		writer_main(l, real_uid, real_gid, to[0], from[1]);
+		writer_main(l, real_uid, real_gid, w->keep, to[0], from[1]);
 	close(to[0]);
 	close(from[1]);
 	w->to = to[1];
