@@ -169,6 +169,26 @@ static bool ranges_overlap(uint32_t a, uint32_t b, uint32_t count_a, uint32_t co
 	return (uint64_t)a < (uint64_t)b + count_b && (uint64_t)b < (uint64_t)a + count_a;
 }
 
+/* The kernel reads a map in one write shorter than a page: 4096 bytes is the smallest. */
+#define MAP_TEXT_MAX 4095
+
+static size_t line_size(const struct id_range *r)
+{
+	char buf[3 * NUM_BUF_SIZE + 4];
+	int n = userns_format_map(buf, sizeof(buf), r->inside, r->outside, r->count);
+
+	return n < 0 ? sizeof(buf) : (size_t)n;
+}
+
+static size_t map_text_size(const struct id_map *map)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < map->n; i++)
+		n += line_size(&map->v[i]);
+	return n;
+}
+
 static int add_range(const char *opt, struct id_map *map, const struct id_range *r,
 		     struct nsrun_error *err)
 {
@@ -191,6 +211,11 @@ static int add_range(const char *opt, struct id_map *map, const struct id_range 
 	if (map->n >= PLAN_MAX_ID_RANGES)
 		return error_set(err, 0, "%s: at most %d ranges (the kernel's limit)", opt,
 				 PLAN_MAX_ID_RANGES);
+	if (map_text_size(map) + line_size(r) > MAP_TEXT_MAX)
+		return error_set(err, 0,
+				 "%s: its lines pass the %d bytes the kernel reads (fewer ranges, "
+				 "or smaller ids)",
+				 opt, MAP_TEXT_MAX);
 	*(struct id_range *)xappend(&map->v, &map->n, sizeof(*r)) = *r;
 	return 0;
 }
