@@ -172,26 +172,13 @@ static bool ranges_overlap(uint32_t a, uint32_t b, uint32_t count_a, uint32_t co
 /* The kernel reads a map in one write shorter than a page: 4096 bytes is the smallest. */
 #define MAP_TEXT_MAX 4095
 
-static size_t line_size(const struct id_range *r)
-{
-	char buf[3 * NUM_BUF_SIZE + 4];
-	int n = userns_format_map(buf, sizeof(buf), r->inside, r->outside, r->count);
-
-	return n < 0 ? sizeof(buf) : (size_t)n;
-}
-
-static size_t map_text_size(const struct id_map *map)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < map->n; i++)
-		n += line_size(&map->v[i]);
-	return n;
-}
-
 static int add_range(const char *opt, struct id_map *map, const struct id_range *r,
 		     struct nsrun_error *err)
 {
+	char line[3 * NUM_BUF_SIZE + 4];
+	size_t text =
+		(size_t)userns_format_map(line, sizeof(line), r->inside, r->outside, r->count);
+
 	/* The kernel's bound: first + count must not pass 2^32 - 1, which is no id. */
 	if (r->count == 0)
 		return error_set(err, 0, "%s: a range of 0 ids", opt);
@@ -202,6 +189,8 @@ static int add_range(const char *opt, struct id_map *map, const struct id_range 
 	for (size_t i = 0; i < map->n; i++) {
 		const struct id_range *o = &map->v[i];
 
+		text += (size_t)userns_format_map(line, sizeof(line), o->inside, o->outside,
+						  o->count);
 		if (ranges_overlap(o->inside, r->inside, o->count, r->count) ||
 		    ranges_overlap(o->outside, r->outside, o->count, r->count))
 			return error_set(err, 0, "%s: range %u:%u:%u overlaps %u:%u:%u", opt,
@@ -211,7 +200,7 @@ static int add_range(const char *opt, struct id_map *map, const struct id_range 
 	if (map->n >= PLAN_MAX_ID_RANGES)
 		return error_set(err, 0, "%s: at most %d ranges (the kernel's limit)", opt,
 				 PLAN_MAX_ID_RANGES);
-	if (map_text_size(map) + line_size(r) > MAP_TEXT_MAX)
+	if (text > MAP_TEXT_MAX)
 		return error_set(err, 0,
 				 "%s: its lines pass the %d bytes the kernel reads (fewer ranges, "
 				 "or smaller ids)",
@@ -422,8 +411,7 @@ _noreturn_ static void writer_main(const struct userns_layout *l, uid_t uid, gid
 
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	fd_close_all_except(fds, ARRAY_SIZE(fds));
-	/* One request per attempt: --fallback starts the sandbox again in the monitor, which
-	 * has set no_new_privs by then (keep); the pipe closes when there will be no other. */
+	/* keep: --fallback's next attempts come after the monitor's no_new_privs. */
 	do {
 		if (read_full(in, &child, sizeof(child)) != (ssize_t)sizeof(child))
 			_exit(0); /* the monitor gave up before clone, or is done */
@@ -435,6 +423,9 @@ _noreturn_ static void writer_main(const struct userns_layout *l, uid_t uid, gid
 	_exit(0);
 }
 
+static const char nnp_msg[] =
+	"newuidmap/newgidmap cannot get their privileges: no_new_privs is already set";
+
 int userns_writer_start(const struct userns_layout *l, uid_t real_uid, gid_t real_gid,
 			struct userns_writer *w, struct nsrun_error *err)
 {
@@ -443,13 +434,8 @@ int userns_writer_start(const struct userns_layout *l, uid_t real_uid, gid_t rea
 	if (!l->helper || w->pid > 0)
 		return 0;
 	*w = (struct userns_writer){ 0, -1, -1, w->keep };
-	/* The helpers would run without their privileges and their refusal would blame the
-	 * delegation: say what is wrong instead. */
-	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
-		return error_fail_closed(
-			err, error_set_plain(err, EPERM,
-					     "newuidmap/newgidmap cannot get their privileges: "
-					     "no_new_privs is already set"));
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) /* not the helpers' "not delegated" */
+		return error_fail_closed(err, error_set_plain(err, EPERM, "%s", nnp_msg));
 	if (pipe2(to, O_CLOEXEC) < 0)
 		return error_set(err, errno, "pipe");
 	if (pipe2(from, O_CLOEXEC) < 0) {
