@@ -61,7 +61,7 @@ struct monitor {
 	const char *not_kernel;		  /* else why not */
 	uint32_t audit_lost;		  /* audit's lost counter before the run */
 	struct sigaction keyboard[2];	  /* --ignore-keyboard-signals: the caller's INT, QUIT */
-	struct userns_writer writer;	  /* runs newuidmap/newgidmap (pid 0: none) */
+	struct userns_writer *writer;	  /* runs newuidmap/newgidmap (pid 0: none) */
 	int caller_root;		  /* --mountns: the caller's "/", to come back to */
 };
 
@@ -296,6 +296,14 @@ static void close_monitor_fds(struct monitor *mon)
 	fd_close_all_except(clean, n);
 }
 
+/* The maps' writer is needed again only when --fallback may start another attempt: it
+ * was forked before no_new_privs, which this process cannot undo. */
+static void writer_done(struct monitor *mon)
+{
+	if (!mon->fallback)
+		userns_writer_stop(mon->writer);
+}
+
 static int monitor_setup(struct monitor *mon, const struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	const struct plan *plan = mon->plan;
@@ -303,10 +311,10 @@ static int monitor_setup(struct monitor *mon, const struct launch_ctx *ctx, stru
 
 	if (ctx->userns.custom && !ctx->userns.self_maps) {
 		r = ctx->userns.helper ?
-			    userns_writer_run(&mon->writer, mon->child, err) :
+			    userns_writer_run(mon->writer, mon->child, err) :
 			    userns_write_custom_maps(ctx->proc_fd, mon->child, &ctx->userns,
 						     ctx->real_uid, ctx->real_gid, err);
-		userns_writer_stop(&mon->writer);
+		writer_done(mon);
 		if (r < 0)
 			return r;
 	} else if (ctx->userns.write_maps && !ctx->userns.self_maps) {
@@ -978,6 +986,11 @@ _noreturn_ static void child_main(struct monitor *mon, struct launch_ctx *ctx, s
 	if (mon->bridge.pidfd >= 0)
 		close(mon->bridge.pidfd);
 	ctx->bridge_fd = mon->bridge.sock;
+	/* The maps' writer ends when the monitor's ends of its pipes close. */
+	if (mon->writer->to >= 0)
+		close(mon->writer->to);
+	if (mon->writer->from >= 0)
+		close(mon->writer->from);
 	if (c->life[1] >= 0)
 		close(c->life[1]);
 	close(c->err[0]);
@@ -1110,7 +1123,7 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	r = plan->n_bridges > 0 ? bridge_start(plan, &mon->bridge, err) : 0;
 	/* Before NO_NEW_PRIVS, which the setuid newuidmap/newgidmap would not survive. */
 	if (r == 0)
-		r = userns_writer_start(&ctx->userns, ctx->real_uid, ctx->real_gid, &mon->writer,
+		r = userns_writer_start(&ctx->userns, ctx->real_uid, ctx->real_gid, mon->writer,
 					err);
 	if (r == 0)
 		r = join_namespaces(mon, ctx->old_cwd, err);
@@ -1126,12 +1139,12 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	if (r == 0)
 		r = monitor_identity(plan, ctx, c.life, err);
 	if (r < 0) {
-		userns_writer_stop(&mon->writer);
+		writer_done(mon);
 		return r;
 	}
 	mon->child = spawn_child(mon, ctx, err);
 	if (mon->child < 0) {
-		userns_writer_stop(&mon->writer);
+		writer_done(mon);
 		return -EIO;
 	}
 	if (mon->child == 0)
@@ -1159,7 +1172,7 @@ static void monitor_discard(struct monitor *mon)
 
 /* One sandbox of PLAN (a rung of LADDER with --fallback, which REP reports on). */
 static int run_once(const struct plan *plan, const struct plan *ladder, struct fallback_report *rep,
-		    pid_t caller, struct nsrun_error *err)
+		    struct userns_writer *writer, pid_t caller, struct nsrun_error *err)
 {
 	struct launch_ctx ctx = { 0 };
 	struct monitor mon = { .plan = plan,
@@ -1175,7 +1188,7 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			       .fallback = rep,
 			       .ladder = ladder,
 			       .bridge = BRIDGE_RELAY_INIT,
-			       .writer = { 0, -1, -1 } };
+			       .writer = writer };
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
 	int r;
 
@@ -1218,7 +1231,8 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
  * declared item that keeps every boundary asked for, and the sandbox is started again
  * without it. Only steps before anything of the command ran are refusals (err->refused);
  * each answer gives one more item up, so this ends. */
-static int run_ladder(const struct plan *plan, pid_t caller, struct nsrun_error *err)
+static int run_ladder(const struct plan *plan, struct userns_writer *writer, pid_t caller,
+		      struct nsrun_error *err)
 {
 	struct fallback_report rep = { 0 };
 	int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
@@ -1232,7 +1246,7 @@ static int run_ladder(const struct plan *plan, pid_t caller, struct nsrun_error 
 
 		fallback_rung(plan, rep.gave_up, &rung);
 		*err = (struct nsrun_error){ 0 };
-		r = run_once(&rung, plan, &rep, caller, err);
+		r = run_once(&rung, plan, &rep, writer, caller, err);
 		if (r >= 0 || err->refused == NSRUN_STEP_NONE)
 			return r;
 		doctor_explain(err);
@@ -1253,7 +1267,13 @@ static int run_ladder(const struct plan *plan, pid_t caller, struct nsrun_error 
 
 int sandbox_run(const struct plan *plan, pid_t caller, struct nsrun_error *err)
 {
+	struct userns_writer writer = { 0, -1, -1, plan->fallback.n > 0 };
+	int r;
+
 	if (plan->fallback.n > 0)
-		return run_ladder(plan, caller, err);
-	return run_once(plan, NULL, NULL, caller, err);
+		r = run_ladder(plan, &writer, caller, err);
+	else
+		r = run_once(plan, NULL, NULL, &writer, caller, err);
+	userns_writer_stop(&writer);
+	return r;
 }

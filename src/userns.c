@@ -169,9 +169,16 @@ static bool ranges_overlap(uint32_t a, uint32_t b, uint32_t count_a, uint32_t co
 	return (uint64_t)a < (uint64_t)b + count_b && (uint64_t)b < (uint64_t)a + count_a;
 }
 
+/* The kernel reads a map in one write shorter than a page: 4096 bytes is the smallest. */
+#define MAP_TEXT_MAX 4095
+
 static int add_range(const char *opt, struct id_map *map, const struct id_range *r,
 		     struct nsrun_error *err)
 {
+	char line[3 * NUM_BUF_SIZE + 4];
+	size_t text =
+		(size_t)userns_format_map(line, sizeof(line), r->inside, r->outside, r->count);
+
 	/* The kernel's bound: first + count must not pass 2^32 - 1, which is no id. */
 	if (r->count == 0)
 		return error_set(err, 0, "%s: a range of 0 ids", opt);
@@ -182,6 +189,8 @@ static int add_range(const char *opt, struct id_map *map, const struct id_range 
 	for (size_t i = 0; i < map->n; i++) {
 		const struct id_range *o = &map->v[i];
 
+		text += (size_t)userns_format_map(line, sizeof(line), o->inside, o->outside,
+						  o->count);
 		if (ranges_overlap(o->inside, r->inside, o->count, r->count) ||
 		    ranges_overlap(o->outside, r->outside, o->count, r->count))
 			return error_set(err, 0, "%s: range %u:%u:%u overlaps %u:%u:%u", opt,
@@ -191,6 +200,11 @@ static int add_range(const char *opt, struct id_map *map, const struct id_range 
 	if (map->n >= PLAN_MAX_ID_RANGES)
 		return error_set(err, 0, "%s: at most %d ranges (the kernel's limit)", opt,
 				 PLAN_MAX_ID_RANGES);
+	if (text > MAP_TEXT_MAX)
+		return error_set(err, 0,
+				 "%s: its lines pass the %d bytes the kernel reads (fewer ranges, "
+				 "or smaller ids)",
+				 opt, MAP_TEXT_MAX);
 	*(struct id_range *)xappend(&map->v, &map->n, sizeof(*r)) = *r;
 	return 0;
 }
@@ -387,32 +401,41 @@ int userns_write_custom_maps(int proc_fd, pid_t pid, const struct userns_layout 
 			  side_map(l->gid_map, &one, &line, l->ns_gid, real_gid), l->helper, err);
 }
 
-_noreturn_ static void writer_main(const struct userns_layout *l, uid_t uid, gid_t gid, int in,
-				   int out)
+_noreturn_ static void writer_main(const struct userns_layout *l, uid_t uid, gid_t gid, bool keep,
+				   int in, int out)
 {
 	static struct nsrun_error err; /* see error.h: one per process, in .bss */
-	int keep[] = { in, out };
+	int fds[] = { in, out };
 	pid_t child;
 	int r;
 
 	(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	fd_close_all_except(keep, ARRAY_SIZE(keep));
-	if (read_full(in, &child, sizeof(child)) != (ssize_t)sizeof(child))
-		_exit(0); /* the monitor gave up before clone */
-	r = userns_write_custom_maps(-1, child, l, uid, gid, &err);
-	if (write_all(out, &r, sizeof(r)) < 0 || write_all(out, &err, sizeof(err)) < 0)
-		_exit(1);
+	fd_close_all_except(fds, ARRAY_SIZE(fds));
+	/* keep: --fallback's next attempts come after the monitor's no_new_privs. */
+	do {
+		if (read_full(in, &child, sizeof(child)) != (ssize_t)sizeof(child))
+			_exit(0); /* the monitor gave up before clone, or is done */
+		err = (struct nsrun_error){ 0 };
+		r = userns_write_custom_maps(-1, child, l, uid, gid, &err);
+		if (write_all(out, &r, sizeof(r)) < 0 || write_all(out, &err, sizeof(err)) < 0)
+			_exit(1);
+	} while (keep);
 	_exit(0);
 }
+
+static const char nnp_msg[] =
+	"newuidmap/newgidmap cannot get their privileges: no_new_privs is already set";
 
 int userns_writer_start(const struct userns_layout *l, uid_t real_uid, gid_t real_gid,
 			struct userns_writer *w, struct nsrun_error *err)
 {
 	int to[2], from[2];
 
-	*w = (struct userns_writer){ 0, -1, -1 };
-	if (!l->helper)
+	if (!l->helper || w->pid > 0)
 		return 0;
+	*w = (struct userns_writer){ 0, -1, -1, w->keep };
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) /* not the helpers' "not delegated" */
+		return error_fail_closed(err, error_set_plain(err, EPERM, "%s", nnp_msg));
 	if (pipe2(to, O_CLOEXEC) < 0)
 		return error_set(err, errno, "pipe");
 	if (pipe2(from, O_CLOEXEC) < 0) {
@@ -422,7 +445,7 @@ int userns_writer_start(const struct userns_layout *l, uid_t real_uid, gid_t rea
 	}
 	w->pid = fork();
 	if (w->pid == 0)
-		writer_main(l, real_uid, real_gid, to[0], from[1]);
+		writer_main(l, real_uid, real_gid, w->keep, to[0], from[1]);
 	close(to[0]);
 	close(from[1]);
 	w->to = to[1];

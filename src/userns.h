@@ -79,9 +79,11 @@ struct userns_writer {
 	pid_t pid; /* 0: none */
 	int to;	   /* the child's pid goes here */
 	int from;  /* the result comes back: int, then struct nsrun_error */
+	bool keep; /* answers until stopped (--fallback's attempts), else once */
 };
 
-/* Forks the writer when layout->helper (else leaves w->pid 0). */
+/* Forks the writer when layout->helper and none runs yet (else leaves w as it is); w
+ * starts as { 0, -1, -1, keep }. */
 int userns_writer_start(const struct userns_layout *l, uid_t real_uid, gid_t real_gid,
 			struct userns_writer *w, struct nsrun_error *err);
 /* Hands it the child's pid and returns its result (the helpers' error, fail-closed). */

@@ -147,6 +147,25 @@ test_user_maps() {
 	check_eq "user: uid 0 inside writes" "0" "$out"
 	check_eq "user: its file is the caller's on the host" "$UNPRIV_UID:$UNPRIV_GID" \
 		"$(stat -c %u:%g "$d/f" 2>&1)"
+	# A caller already under no_new_privs (a service's NoNewPrivileges=, another sandbox):
+	# the helpers would run without their privileges; nsrun says so, not "not delegated".
+	fail_closed "user: newuidmap under the caller's no_new_privs" \
+		"newuidmap/newgidmap cannot get their privileges: no_new_privs is already set" \
+		as_user setpriv --no-new-privs -- "$BIN/nsrun" --unshare-user \
+		--uid-map "0:$UNPRIV_UID:1" --uid-map "1:$SUB_START:$SUB_COUNT" --ro-bind / / \
+		--bind "$d" "$d" touch "$d/marker"
+	# --fallback keeps the helpers' process for a second attempt (the monitor sets
+	# no_new_privs in the first); here the host's /proc is masked and the first answer
+	# (a bind of it) needs no second: the maps are written and nothing waits on the process.
+	out=$(unshare -m --propagation private -- sh -c 'for p in /proc/keys /proc/timer_list /proc/kcore; do
+		[ -e $p ] && mount --bind /dev/null $p && exec "$@"; done; exit 99' \
+		mask timeout 60 setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --clear-groups -- \
+		"$BIN/nsrun" --fallback proc --unshare-user --unshare-pid \
+		--uid-map "0:$UNPRIV_UID:1" --uid-map "1:$SUB_START:$SUB_COUNT" --ro-bind / / --proc /proc \
+		cat /proc/self/uid_map 2>/dev/null)
+	check_eq "user: --fallback with newuidmap's maps ends" \
+		"$(printf '0 %s 1\n1 %s %s' $UNPRIV_UID $SUB_START $SUB_COUNT)" \
+		"$(printf '%s\n' "$out" | map_lines)"
 	# The attacks: ids not delegated to the caller, root's above all.
 	d=$(mode_dir attack)
 	chmod 0777 "$d"

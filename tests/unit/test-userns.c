@@ -127,6 +127,29 @@ static void test_parse_map_limit(void **state)
 	free(m.v);
 }
 
+/* The kernel takes a map in one write of less than a page (4096 bytes on every
+ * architecture nsrun builds for): long ids reach that before 340 lines. */
+static void test_parse_map_page(void **state)
+{
+	struct id_map m = { 0 };
+	struct nsrun_error e = { 0 };
+	char arg[64];
+	unsigned i;
+	int r = 0;
+
+	(void)state;
+	for (i = 0; i < PLAN_MAX_ID_RANGES && r == 0; i++) {
+		snprintf(arg, sizeof(arg), "%u:%u:5", 1000000000 + i * 10, 2000000000 + i * 10);
+		r = parse(arg, &m, &e);
+	}
+	assert_int_equal(r, -EINVAL);
+	/* 24 bytes a line: 170 lines fit in 4095, the 171st does not. */
+	assert_int_equal(i, 171);
+	assert_string_equal(e.msg, "--uid-map: its lines pass the 4095 bytes the kernel reads "
+				   "(fewer ranges, or smaller ids)");
+	free(m.v);
+}
+
 static void test_pick_id(void **state)
 {
 	struct id_range r[] = { { 0, 1000, 1 }, { 1, 100000, 65536 } };
@@ -320,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_parse_map),
 		cmocka_unit_test(test_parse_map_refused),
 		cmocka_unit_test(test_parse_map_limit),
+		cmocka_unit_test(test_parse_map_page),
 		cmocka_unit_test(test_pick_id),
 		cmocka_unit_test(test_layout_custom),
 	};
