@@ -84,6 +84,8 @@ integration_tests += tests/integration/t-sec-exec.sh
 integration_tests += tests/integration/t-sec-noexec.sh
 # area: malformed inputs found by fuzzing and review
 integration_tests += tests/integration/t-inputs.sh
+# issue 39: policies past bwrap's 9000 arguments
+integration_tests += tests/integration/t-policy.sh
 # area: bwrap callers' argument shapes (compat)
 integration_tests += tests/integration/t-bwrap-shapes.sh
 # area: bwrap 0.12 and 0.13's additions
