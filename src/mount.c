@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "macros.h"
@@ -161,38 +160,6 @@ static bool submount_error_ok(size_t i, int r, const char *path, bool fail_open)
 	return true;
 }
 
-/* A mount on a file has no submounts, so its flags come from statvfs(3) (per mount, and
- * "ro" also for a read-only superblock, which a remount may add) instead of a read of the
- * whole mount table: N files denied by binds read a table of up to N lines N times. The
- * answer has mountinfo's shape, one entry. */
-static int legacy_list_file(const char *path, char ***subs, char ***opts)
-{
-	static const struct {
-		unsigned long bit;
-		const char *name;
-	} names[] = {
-		{ ST_NOSUID, ",nosuid" },
-		{ ST_NODEV, ",nodev" },
-		{ ST_NOEXEC, ",noexec" },
-		{ ST_NOATIME, ",noatime" },
-		{ ST_NODIRATIME, ",nodiratime" },
-		{ ST_RELATIME, ",relatime" },
-		{ 0x2000 /* ST_NOSYMFOLLOW, Linux 5.10 */, ",nosymfollow" },
-	};
-	char buf[128];
-	struct statvfs sv;
-
-	if (statvfs(path, &sv) < 0)
-		return -errno;
-	strcpy(buf, (sv.f_flag & ST_RDONLY) ? "ro" : "rw");
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (sv.f_flag & names[i].bit)
-			strcat(buf, names[i].name);
-	strv_push(subs, path);
-	strv_push(opts, buf);
-	return 0;
-}
-
 static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs, bool fail_open)
 {
 	_cleanup_free_ char *path = NULL;
@@ -206,9 +173,10 @@ static int legacy_set_attrs(int fd, bool recursive, uint64_t attrs, bool fail_op
 	r = fd_real_path(fd, &path);
 	if (r < 0)
 		return r;
-	if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
-		r = legacy_list_file(path, &subs, &opts);
-	else
+	/* A file has no submounts: statvfs answers for it, where a read of the whole table
+	 * made N file binds cost N reads of up to N lines. */
+	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode) ||
+	    mountinfo_list_file(path, &subs, &opts) < 0)
 		r = mountinfo_list_subtree_opts(path, &subs, &opts);
 	if (r < 0)
 		return r;
