@@ -195,7 +195,7 @@ bench: nsrun$(EXEEXT)
 	bash $(top_srcdir)/bench/run.sh '$(abs_top_builddir)/nsrun$(EXEEXT)'
 # Each file by name: a directory named here would be a prerequisite of distdir, which
 # the phony target of the same name would then run.
-EXTRA_DIST += bench/lib.sh bench/run.sh bench/fallback.sh bench/hide.sh bench/limits.sh \
+EXTRA_DIST += bench/lib.sh bench/run.sh bench/fallback.sh bench/hide.sh bench/limits.sh bench/policy.sh \
 	bench/supervise.sh bench/bridge.sh bench/report.sh bench/pair.c bench/floor.c bench/rate.c \
 	bench/overhead.py bench/report.py bench/plot.py
 

@@ -32,6 +32,7 @@ mkdir -p "$D/deny" "$D/allow"
 chmod 0755 "$D"
 {
 	printf -- "--ro-bind\0/dev/null\0$D/deny/f%s\0" $(seq 0 $((N - 1)))
+	# shellcheck disable=SC2046 # numbers, one word each
 	printf -- "--bind\0$D/allow/d%s\0$D/allow/d%s\0" $(seq 0 $((N - 1)) | sed p)
 } >"$D/policy"
 
