@@ -22,12 +22,14 @@ if [ -n "${NSRUN_ORACLE_OUT:-}" ] && [ -x "$NSRUN_ORACLE_OUT/bwrap" ] &&
 	ORACLE=$NSRUN_ORACLE_OUT/bwrap
 fi
 
-# The fixture, once for every mode: $D/deny/f0..f(N-1) hold "secret", $D/allow/d0..d(N-1)
-# are empty directories any user may write in; $D/policy is the NUL-separated deny list
-# and allow list.
+# The fixture, once for every mode: files $D/deny/f0..f(N-1), the sampled ones holding
+# "secret" (one write each: tee to 10,000 files runs out of fds), and empty directories
+# $D/allow/d0..d(N-1) any user may write in; $D/policy is the NUL-separated deny list and
+# allow list.
 D=${TMP:?}/policy
 mkdir -p "$D/deny" "$D/allow"
-(cd "$D/deny" && printf secret | tee $(seq -f 'f%.0f' 0 $((N - 1))) >/dev/null)
+(cd "$D/deny" && seq -f 'f%.0f' 0 $((N - 1)) | xargs touch)
+for i in $SAMPLES; do printf secret >"$D/deny/f$i"; done
 (cd "$D/allow" && seq -f 'd%.0f' 0 $((N - 1)) | xargs mkdir -m 0777)
 chmod 0755 "$D"
 {

@@ -114,7 +114,7 @@ case_hide() {
 case_policy() {
 	local d="$TMP/policy-$MODE${LEGACY:+-legacy}" out
 	mkdir -p "$d/deny" "$d/allow"
-	(cd "$d/deny" && printf secret | tee $(seq -f 'f%.0f' 0 2999) >/dev/null)
+	(cd "$d/deny" && seq -f 'f%.0f' 0 2999 | xargs touch && printf secret >f2999)
 	(cd "$d/allow" && seq -f 'd%.0f' 0 99 | xargs mkdir -m 0777)
 	chmod 0755 "$d"
 	{
