@@ -15,7 +15,9 @@
  * as `setpriv --reuid=UID --regid=UID --clear-groups` does, but without timing an
  * extra exec. A CMD whose first word is ns=PATH runs in the mount namespace PATH names
  * (/proc/PID/ns/mnt; entered before the uid is dropped), so that commands in different
- * mount namespaces (bench/run.sh's submount counts) interleave in one run.
+ * mount namespaces (bench/run.sh's submount counts) interleave in one run. A first word
+ * fd3=PATH (after ns=PATH, if any) opens PATH read-only as the command's fd 3, for
+ * `--args 3` (bench/policy.sh).
  * Not installed; bench/run.sh and bench/hide.sh build it with cc.
  *
  * Usage: pair [-n RUNS] [-w WARMUP] [-u UID] [-o RAWFILE] NAME CMD [NAME CMD]...
@@ -40,6 +42,7 @@
 struct cmd {
 	const char *name;
 	const char *mntns; /* a mount namespace to enter first, or NULL */
+	const char *fd3;   /* a file to open as fd 3, or NULL */
 	char **argv;
 	double *ms;
 	double *cpu; /* user + system ms of the whole tree */
@@ -151,6 +154,14 @@ static double run_once(struct cmd *c, int uid, double *cpu)
 			dup2(null, 2);
 		if (c->mntns && enter_mntns(c->mntns) < 0)
 			_exit(124);
+		if (c->fd3) {
+			int fd = open(c->fd3, O_RDONLY);
+
+			if (fd < 0 || (fd != 3 && (dup2(fd, 3) < 0 || close(fd) < 0))) {
+				perror(c->fd3);
+				_exit(124);
+			}
+		}
 		if (uid >= 0 && (setgroups(0, NULL) < 0 || setresgid(uid, uid, uid) < 0 ||
 				 setresuid(uid, uid, uid) < 0))
 			_exit(125);
@@ -257,6 +268,10 @@ int main(int argc, char **argv)
 		cmds[i].argv = split(argv[optind + 2 * i + 1]);
 		if (!strncmp(cmds[i].argv[0], "ns=", 3)) {
 			cmds[i].mntns = cmds[i].argv[0] + 3;
+			cmds[i].argv++;
+		}
+		if (!strncmp(cmds[i].argv[0], "fd3=", 4)) {
+			cmds[i].fd3 = cmds[i].argv[0] + 4;
 			cmds[i].argv++;
 		}
 		cmds[i].ms = calloc((size_t)runs, sizeof(double));

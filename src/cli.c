@@ -44,9 +44,11 @@ static const char overlay_src_dangling[] =
 struct cli_state {
 	struct plan *plan;
 	const struct cli_io *io;
-	size_t total_args; /* argv plus every --args entry, against PLAN_MAX_ARGS */
-	bool in_file;	   /* parsing an --args buffer */
-	bool stop;	   /* --help, --version or --landlock-abi seen */
+	size_t file_args;	/* entries of every --args buffer, against PLAN_MAX_FILE_ARGS */
+	size_t file_bytes;	/* their bytes, against PLAN_MAX_ARGS_BYTES */
+	size_t n_hide, n_allow; /* lengths of plan->hide's two lists */
+	bool in_file;		/* parsing an --args buffer */
+	bool stop;		/* --help, --version or --landlock-abi seen */
 	bool seen[OPT_MAX];
 	bool has_perms, has_size, has_idmap;
 	mode_t perms;
@@ -706,22 +708,29 @@ static int h_list(struct cli_state *st, const struct cli_option *opt, char *cons
 }
 
 /* Splits a NUL-terminated copy of an --args buffer in place, as bwrap does: empty
- * entries count, and so does a trailing unterminated piece. */
+ * entries count, and so does a trailing unterminated piece. bwrap counts them with the
+ * command line against its 9000; nsrun bounds them apart (PLAN_MAX_FILE_ARGS), so that a
+ * policy of many thousand binds, which only --args can carry, still runs. */
 static int split_args(struct cli_state *st, char *buf, size_t len, char ***ret, size_t *ret_n,
 		      struct nsrun_error *err)
 {
 	char *p = buf, *end = buf + len;
-	size_t n = 0;
+	size_t n = 0, total = 0;
 
+	for (char *q = buf; q < end; total++) {
+		char *nul = memchr(q, '\0', (size_t)(end - q));
+
+		q = nul ? nul + 1 : end;
+	}
+	if (total > PLAN_MAX_FILE_ARGS - st->file_args)
+		return error_set(err, 0, "Too many arguments in --args data (at most %d)",
+				 PLAN_MAX_FILE_ARGS);
+	st->file_args += total;
+	*ret = xcalloc(total + 1, sizeof(char *));
 	while (p < end) {
 		char *nul = memchr(p, '\0', (size_t)(end - p));
 
-		if (++st->total_args > PLAN_MAX_ARGS)
-			return error_set(err, 0, "Exceeded maximum number of arguments %d",
-					 PLAN_MAX_ARGS);
-		*ret = xrealloc(*ret, (n + 2) * sizeof(char *));
 		(*ret)[n++] = p;
-		(*ret)[n] = NULL;
 		p = nul ? nul + 1 : end;
 	}
 	*ret_n = n;
@@ -744,9 +753,10 @@ static int h_args(struct cli_state *st, const struct cli_option *opt, char *cons
 	r = get_fd(a[0], &fd, err);
 	if (r < 0)
 		return r;
-	r = read_input(st, fd, PLAN_MAX_ARGS_BYTES, &data, &len);
+	r = read_input(st, fd, PLAN_MAX_ARGS_BYTES - st->file_bytes, &data, &len);
 	if (r < 0)
 		return error_set(err, -r, "Can't read --args data");
+	st->file_bytes += len;
 	buf = xmalloc(len + 1);
 	if (len > 0)
 		memcpy(buf, data, len);
@@ -768,16 +778,17 @@ static int h_args(struct cli_state *st, const struct cli_option *opt, char *cons
 static int h_hide(struct cli_state *st, const struct cli_option *opt, char *const *a,
 		  struct nsrun_error *err)
 {
-	struct hide_config *h = &st->plan->hide;
+	/* Counted here, not measured: strv_length per name made 10,000 names quadratic. */
+	size_t *n = opt->id == OPT_OVERLAY_HIDE ? &st->n_hide : &st->n_allow;
 
 	if (!a[0][0])
 		return error_set(err, 0, "%s requires a non-empty NAME or PATH", opt->name);
-	if (strv_length(h->hide) + strv_length(h->allow) >= PLAN_MAX_HIDE)
+	if (st->n_hide + st->n_allow >= PLAN_MAX_HIDE)
 		return error_set(err, 0,
 				 "Too many --overlay-hide and --overlay-allow options "
 				 "(at most %d)",
 				 PLAN_MAX_HIDE);
-	strv_push(field(st, opt), a[0]);
+	strv_append(field(st, opt), n, a[0]);
 	return 0;
 }
 
@@ -1149,7 +1160,6 @@ int cli_parse(int argc, char *const *argv, const struct cli_io *io, struct plan 
 	int r = 0;
 
 	plan_init(plan, io ? io->envp : NULL);
-	st.total_args = n;
 	if (n > PLAN_MAX_ARGS)
 		r = error_set(err, 0, "Exceeded maximum number of arguments %d", PLAN_MAX_ARGS);
 	if (r >= 0)

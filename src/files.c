@@ -29,8 +29,16 @@
 static int ensure_node(int parent_fd, const char *name, enum files_node node, int perms,
 		       bool writable)
 {
-	int fd;
+	/* Most destinations exist (a deny list binds over files that are there): they are
+	 * opened first, in one call. Anything else takes the create-then-open way, whose
+	 * answers (and errors) are unchanged. */
+	int fd = -1;
 
+	if (node != FILES_NODE_FILE || !writable) {
+		fd = openat(parent_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+	}
 	if (node == FILES_NODE_DIR) {
 		if (mkdirat(parent_fd, name, perms >= 0 ? (mode_t)perms : 0755) < 0 &&
 		    errno != EEXIST)

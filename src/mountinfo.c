@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -447,4 +448,32 @@ int mountinfo_list_subtree_opts(const char *mountpoint, char ***ret, char ***opt
 		r = collect_subtree(m, tb, mountpoint, ret, opts);
 	m->unref_table(tb);
 	return r;
+}
+
+int mountinfo_list_file(const char *path, char ***ret, char ***opts)
+{
+	static const struct {
+		unsigned long bit;
+		const char *name;
+	} names[] = {
+		{ ST_NOSUID, ",nosuid" },
+		{ ST_NODEV, ",nodev" },
+		{ ST_NOEXEC, ",noexec" },
+		{ ST_NOATIME, ",noatime" },
+		{ ST_NODIRATIME, ",nodiratime" },
+		{ ST_RELATIME, ",relatime" },
+		{ 0x2000 /* ST_NOSYMFOLLOW, Linux 5.10; older glibc lacks it */, ",nosymfollow" },
+	};
+	char buf[128];
+	struct statvfs sv;
+
+	if (statvfs(path, &sv) < 0)
+		return -errno;
+	strcpy(buf, (sv.f_flag & ST_RDONLY) ? "ro" : "rw");
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (sv.f_flag & names[i].bit)
+			strcat(buf, names[i].name);
+	strv_push(ret, path);
+	strv_push(opts, buf);
+	return 0;
 }

@@ -47,6 +47,10 @@ int mountinfo_list_subtree(const char *mountpoint, char ***ret);
  * index: bwrap 0.12+ keeps a submount's flags from these, not from statfs(2), which a
  * dead network or FUSE mount answers with EIO. */
 int mountinfo_list_subtree_opts(const char *mountpoint, char ***ret, char ***opts);
+/* The same for the mount on a file (which has no submounts), without reading the table:
+ * one entry, its flags from statvfs(3) ("ro" also for a read-only superblock, which a
+ * remount may add). -errno when statvfs fails (EIO on a dead mount): then ask the table. */
+int mountinfo_list_file(const char *path, char ***ret, char ***opts);
 
 /* Loads libmount now. Callers on the legacy path do this before pivoting away from the
  * host's library directories. Returns 0 or -ELIBACC. */

@@ -510,6 +510,33 @@ int path_open_no_symlinks(int root_fd, const char *path, int flags)
 	return open_resolve(root_fd, path, flags, true);
 }
 
+/* The common case, a parent that exists: one confined lookup of it, where the walk below
+ * makes and looks up each component from the root (a policy of 10,000 binds spent most of
+ * its time there). Any failure leaves the answer to the walk, which makes what is missing
+ * and returns the same errors as before. */
+static int open_existing_parent(int root_fd, const char *path, char **name)
+{
+	_cleanup_free_ char *prefix = NULL;
+	size_t end = strlen(path), start;
+	int fd;
+
+	while (end > 0 && path[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	if (start == end || strspn(path, "/") >= start)
+		return -ENOENT; /* no component, or the parent is the root: the walk opens it */
+	prefix = xstrdup(path);
+	prefix[start] = '\0';
+	fd = path_open(root_fd, prefix, O_PATH | O_DIRECTORY);
+	if (fd >= 0) {
+		*name = xstrdup(path + start);
+		(*name)[end - start] = '\0'; /* a trailing '/' is dropped, as in the walk */
+	}
+	return fd;
+}
+
 int path_dest_parent(int root_fd, const char *path, mode_t parent_mode, char **name)
 {
 	_cleanup_free_ char *prefix = xstrdup(path);
@@ -517,6 +544,9 @@ int path_dest_parent(int root_fd, const char *path, mode_t parent_mode, char **n
 	char *p = prefix;
 
 	*name = NULL;
+	parent = open_existing_parent(root_fd, path, name);
+	if (parent >= 0)
+		return TAKE_FD(parent);
 	parent = path_open(root_fd, "/", O_PATH | O_DIRECTORY);
 	if (parent < 0)
 		return parent;

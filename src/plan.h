@@ -15,9 +15,10 @@
 #include "error.h"
 
 /* ---- limits (each has a unit test) ---- */
-#define PLAN_MAX_ARGS 9000		  /* bwrap's cap, --args contents included */
-#define PLAN_MAX_ARGS_BYTES (16u << 20)	  /* one --args buffer */
-#define PLAN_MAX_OPS 9000		  /* filesystem operations */
+#define PLAN_MAX_ARGS 9000		  /* bwrap's cap, on the command line itself */
+#define PLAN_MAX_FILE_ARGS 1000000	  /* entries of every --args buffer together */
+#define PLAN_MAX_ARGS_BYTES (64u << 20)	  /* bytes of every --args buffer together */
+#define PLAN_MAX_OPS 500000		  /* filesystem operations (each takes 2+ arguments) */
 #define PLAN_MAX_LANDLOCK_RULES 4096	  /* paths + ports together */
 #define PLAN_MAX_FILE_DATA (256ull << 20) /* --file / --bind-data payload */
 #define PLAN_MAX_SECCOMP_BYTES (1u << 20) /* one compiled cBPF program */

@@ -50,6 +50,7 @@ struct rootfs_state {
 	const struct rootfs_config *cfg;
 	struct resolved *res;
 	int staging_fd; /* "/" after the first pivot: the staging tmpfs */
+	int oldroot_fd; /* OLDROOT, where every host source is opened */
 	int host_dev_fd;
 	char *console; /* host tty of stdout ("/oldroot/dev/pts/N") when --dev needs it */
 	unsigned n_tmp_overlays;
@@ -166,6 +167,23 @@ static int resolve_op(const struct op *op, struct resolved *res, struct nsrun_er
 	default:
 		return 0;
 	}
+}
+
+/* A deny list binds one source (/dev/null) over thousands of paths: a bind whose source,
+ * type and -try are its predecessor's takes that answer instead of a realpath() each,
+ * which reads every component's link. */
+static int resolve_again(const struct op *ops, struct resolved *res, size_t i,
+			 struct nsrun_error *err)
+{
+	const struct op *op = &ops[i], *prev = i > 0 ? &ops[i - 1] : NULL;
+
+	if (!prev || prev->type != op->type || prev->flags != op->flags || !op->source ||
+	    !prev->source || strcmp(prev->source, op->source) != 0 ||
+	    (op->type != OP_BIND && op->type != OP_RO_BIND && op->type != OP_DEV_BIND))
+		return resolve_op(op, &res[i], err);
+	res[i].src = res[i - 1].src ? xstrdup(res[i - 1].src) : NULL;
+	res[i].skip = res[i - 1].skip;
+	return 0;
 }
 
 static void resolved_free(struct resolved *res, size_t n)
@@ -346,9 +364,9 @@ static const char *source_name(const char *src)
 
 /* Opens a resolved host source in the old root. /proc's magic links (Flatpak binds
  * /proc/self/ns/user) are opened as such, as bwrap does. 0: a -try source vanished. */
-static int open_source(const struct op *op, const char *src, int *fd, struct nsrun_error *err)
+static int open_source(int oldroot, const struct op *op, const char *src, int *fd,
+		       struct nsrun_error *err)
 {
-	_cleanup_close_ int oldroot = open(OLDROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	const char *name = source_name(src);
 
 	if (str_has_prefix(name, "/proc/") || strcmp(name, "/proc") == 0) {
@@ -356,7 +374,7 @@ static int open_source(const struct op *op, const char *src, int *fd, struct nsr
 		if (*fd < 0)
 			*fd = -errno;
 	} else {
-		*fd = oldroot < 0 ? -errno : path_open(oldroot, name, O_PATH);
+		*fd = path_open(oldroot, name, O_PATH);
 	}
 	if (*fd == -ENOENT && (op->flags & OP_F_TRY))
 		return 0;
@@ -879,7 +897,7 @@ static int run_op(struct rootfs_state *st, const struct op *op, const struct res
 		return files_chmod(root_fd, op->dest, op->perms, err);
 	r = 1;
 	if (has_host_source(op->type) && !res->skip)
-		r = open_source(op, res->src, &src, err);
+		r = open_source(st->oldroot_fd, op, res->src, &src, err);
 	if (r > 0 && !res->skip) {
 		o = dest_opts(op, src);
 		r = files_dest_open(root_fd, &o, &d, err);
@@ -925,7 +943,7 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 		return error_set_plain(err, 0, "labeling not supported on this system");
 	st->res = xcalloc(cfg->n_ops + 1, sizeof(*st->res));
 	for (size_t i = 0; i < cfg->n_ops; i++) {
-		r = resolve_op(&cfg->ops[i], &st->res[i], err);
+		r = resolve_again(cfg->ops, st->res, i, err);
 		if (r < 0)
 			return r;
 		if (cfg->ops[i].type == OP_DEV && !st->console && isatty(STDOUT_FILENO)) {
@@ -941,6 +959,9 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 	st->staging_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (st->staging_fd < 0)
 		return error_set(err, errno, "can't open /");
+	st->oldroot_fd = open(OLDROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (st->oldroot_fd < 0)
+		return error_set(err, errno, "Can't open %s", OLDROOT);
 	for (size_t i = 0; i < cfg->n_ops; i++) {
 		r = run_op(st, &cfg->ops[i], &st->res[i], err);
 		if (r < 0)
@@ -962,19 +983,24 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 		return r;
 	if (st->host_dev_fd >= 0)
 		close(TAKE_FD(st->host_dev_fd));
+	close(TAKE_FD(st->oldroot_fd));
 	close(TAKE_FD(st->staging_fd));
 	return final_pivot(err);
 }
 
 int rootfs_build(const struct rootfs_config *cfg, struct nsrun_error *err)
 {
-	struct rootfs_state st = { .cfg = cfg, .staging_fd = -1, .host_dev_fd = -1 };
+	struct rootfs_state st = {
+		.cfg = cfg, .staging_fd = -1, .oldroot_fd = -1, .host_dev_fd = -1
+	};
 	mode_t old_umask = umask(0); /* modes given on the command line are exact */
 	int r;
 
 	r = build(&st, err);
 	if (st.staging_fd >= 0)
 		close(st.staging_fd);
+	if (st.oldroot_fd >= 0)
+		close(st.oldroot_fd);
 	if (st.host_dev_fd >= 0)
 		close(st.host_dev_fd);
 	resolved_free(st.res, cfg->n_ops);

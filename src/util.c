@@ -58,9 +58,13 @@ void *xappend(void *array_ptr, size_t *n, size_t elem)
 	void **array = array_ptr;
 	char *slot;
 
-	if (*n > SIZE_MAX / elem - 1)
+	if (*n > SIZE_MAX / elem / 2 - 1)
 		oom();
-	*array = xrealloc(*array, (*n + 1) * elem);
+	/* Grown to the next power of two when the length reaches one, so a vector of
+	 * many thousand entries (a policy's ops) costs linear time, not a copy per entry.
+	 * The room is implied by the length: only xappend may grow it. */
+	if (!*array || !(*n & (*n - 1)))
+		*array = xrealloc(*array, (*n ? 2 * *n : 1) * elem);
 	slot = (char *)*array + *n * elem;
 	memset(slot, 0, elem);
 	(*n)++;
@@ -173,6 +177,17 @@ void strv_push(char ***v, const char *s)
 	*v = xrealloc(*v, (n + 2) * sizeof(char *));
 	(*v)[n] = xstrdup(s);
 	(*v)[n + 1] = NULL;
+}
+
+void strv_append(char ***v, size_t *n, const char *s)
+{
+	/* The room is implied by the length: the next power of two above it. */
+	size_t used = *n + 1;
+
+	if (!*v || !(used & (used - 1)))
+		*v = xrealloc(*v, 2 * used * sizeof(char *));
+	(*v)[*n] = xstrdup(s);
+	(*v)[++*n] = NULL;
 }
 
 void strv_free(char **v)

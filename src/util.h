@@ -15,7 +15,8 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
-/* Grows *array (of elem-sized items, count *n) by one slot and returns the new slot, zeroed. */
+/* Grows *array (of elem-sized items, count *n) by one slot and returns the new slot, zeroed.
+ * The array must only ever be grown by xappend (a caller may lower *n). */
 void *xappend(void *array_ptr, size_t *n, size_t elem);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) _printf_(1, 2);
@@ -47,6 +48,9 @@ uint64_t now_ms(void);
 size_t strv_length(char *const *v);
 char **strv_copy(char *const *v);
 void strv_push(char ***v, const char *s); /* copies s */
+/* strv_push for a vector only ever grown by this, whose length the caller keeps in *n:
+ * amortised O(1), for lists that reach thousands of entries. */
+void strv_append(char ***v, size_t *n, const char *s);
 void strv_free(char **v);
 char *strv_join(char *const *v, const char *sep); /* "" for an empty or NULL v */
 static inline void strv_freep(char ***v)

@@ -84,6 +84,8 @@ integration_tests += tests/integration/t-sec-exec.sh
 integration_tests += tests/integration/t-sec-noexec.sh
 # area: malformed inputs found by fuzzing and review
 integration_tests += tests/integration/t-inputs.sh
+# issue 39: policies past bwrap's 9000 arguments
+integration_tests += tests/integration/t-policy.sh
 # area: bwrap callers' argument shapes (compat)
 integration_tests += tests/integration/t-bwrap-shapes.sh
 # area: bwrap 0.12 and 0.13's additions
@@ -198,7 +200,7 @@ bench: nsrun$(EXEEXT)
 	bash $(top_srcdir)/bench/run.sh '$(abs_top_builddir)/nsrun$(EXEEXT)'
 # Each file by name: a directory named here would be a prerequisite of distdir, which
 # the phony target of the same name would then run.
-EXTRA_DIST += bench/lib.sh bench/run.sh bench/fallback.sh bench/hide.sh bench/limits.sh \
+EXTRA_DIST += bench/lib.sh bench/run.sh bench/fallback.sh bench/hide.sh bench/limits.sh bench/policy.sh \
 	bench/supervise.sh bench/bridge.sh bench/report.sh bench/pair.c bench/floor.c bench/rate.c \
 	bench/overhead.py bench/report.py bench/plot.py
 

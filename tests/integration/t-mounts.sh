@@ -69,6 +69,25 @@ test_bind_flags() {
 }
 for_each_mode test_bind_flags
 
+# Binds of files (an agent runner's deny list is --ro-bind /dev/null FILE): on the mount(2)
+# path their flags come from statvfs instead of mountinfo (make check-legacy runs this).
+test_file_bind_flags() {
+	local w out
+	w=$(mkwork fileflags)
+	out=$(nsrun --ro-bind / / --tmpfs /mnt --bind "$w/file" /mnt/fb --ro-bind "$w/file" /mnt/fr \
+		--ro-bind /dev/null /mnt/dn --dev-bind /dev/null /mnt/dd "$PROBE" mountinfo /mnt/fb \
+		mountinfo /mnt/fr mountinfo /mnt/dn mountinfo /mnt/dd write /mnt/fr \
+		open-errno /mnt/dn r open-errno /mnt/dd r 2>&1)
+	check_eq "--bind FILE: rw,nosuid,nodev" "rw,nosuid,nodev" "$(mflags /mnt/fb "$out")"
+	check_eq "--ro-bind FILE: ro,nosuid,nodev" "ro,nosuid,nodev" "$(mflags /mnt/fr "$out")"
+	check_eq "--ro-bind /dev/null FILE: ro,nosuid,nodev" "ro,nosuid,nodev" "$(mflags /mnt/dn "$out")"
+	check_match "--dev-bind /dev/null FILE: rw,nosuid" "^rw,nosuid(,noexec)?$" "$(mflags /mnt/dd "$out")"
+	check_eq "--ro-bind FILE: not writable" "errno=EROFS" "$(get write:/mnt/fr "$out")"
+	check_eq "--ro-bind /dev/null FILE: cannot be opened" "errno=EACCES" "$(get open:/mnt/dn "$out")"
+	check_eq "--dev-bind /dev/null FILE: opens" "ok" "$(get open:/mnt/dd "$out")"
+}
+for_each_mode test_file_bind_flags
+
 test_submounts() {
 	local w out
 	if ! is_root; then

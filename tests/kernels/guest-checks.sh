@@ -107,6 +107,28 @@ case_hide() {
 	check_eq "--overlay-allow sh ls: rm is gone, ls stays" "0 RM-HIDDEN LS" "$? $(echo "$out" | tr '\n' ' ' | sed 's/ $//')"
 }
 
+# issue 39: a policy past bwrap's 9000 arguments through --args (3000 --ro-bind /dev/null
+# FILE and 100 --bind DIR DIR, 9300 entries): it runs, denied files cannot be opened
+# (nodev), allowed directories take writes, and each file bind is ro,nosuid,nodev, which
+# on the mount(2) path (before 5.12) comes from statvfs rather than mountinfo.
+case_policy() {
+	local d="$TMP/policy-$MODE${LEGACY:+-legacy}" out
+	mkdir -p "$d/deny" "$d/allow"
+	(cd "$d/deny" && seq -f 'f%.0f' 0 2999 | xargs touch && printf secret >f2999)
+	(cd "$d/allow" && seq -f 'd%.0f' 0 99 | xargs mkdir -m 0777)
+	chmod 0755 "$d"
+	{
+		printf -- "--ro-bind\0/dev/null\0$d/deny/f%s\0" $(seq 0 2999)
+		# shellcheck disable=SC2046 # numbers, one word each
+		printf -- "--bind\0$d/allow/d%s\0$d/allow/d%s\0" $(seq 0 99 | sed p)
+	} >"$d/policy"
+	out=$(nsrun --ro-bind / / --dev /dev --args 3 sh -c "echo hello; cat $d/deny/f2999 \
+		2>/dev/null || echo unreadable; echo w >$d/allow/d99/w && echo written; grep -c \
+		' $d/deny/f2999 ro,nosuid,nodev' /proc/self/mountinfo" 3<"$d/policy" 2>&1)
+	check_eq "3100 ops, 9300 entries through --args: run, applied, file bind ro,nosuid,nodev" \
+		"0 hello unreadable written 1 w" "$? $(echo "$out" | tr '\n' ' ')$(cat "$d/allow/d99/w")"
+}
+
 case_landlock() {
 	local d="$TMP/ll-$MODE" out rc
 	mkdir -p "$d/rw" "$d/ro"
@@ -1294,6 +1316,7 @@ for MODE in root unpriv; do
 	case_initramfs
 	case_idmap
 	case_sys
+	case_policy
 	case_fallback
 	case_overlay
 	case_hide
@@ -1307,6 +1330,7 @@ for MODE in root unpriv; do
 		LEGACY=1
 		case_basics
 		case_sys
+		case_policy
 		case_hide
 		LEGACY=
 	fi

@@ -228,8 +228,11 @@ static void test_limits(void **state)
 
 	(void)state;
 	assert_int_equal(PLAN_MAX_ARGS, 9000);
+	assert_int_equal(PLAN_MAX_FILE_ARGS, 1000000);
 	assert_true(PLAN_MAX_ARGS_BYTES >= 1u << 20);
+	/* Every op takes two arguments at least: the cap can be reached, and not before. */
 	assert_true(PLAN_MAX_OPS >= PLAN_MAX_ARGS / 2);
+	assert_true(PLAN_MAX_OPS < (PLAN_MAX_ARGS + PLAN_MAX_FILE_ARGS) / 2);
 	assert_true(PLAN_MAX_SECCOMP_BYTES % 8 == 0);
 	assert_true(PLAN_MAX_LANDLOCK_RULES > 0 && PLAN_MAX_HIDE > 0 && PLAN_MAX_FILE_DATA > 0);
 	plan_init(&p, NULL);

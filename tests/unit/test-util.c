@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -219,7 +220,32 @@ static void test_xappend(void **state)
 	}
 	assert_int_equal(n, 100);
 	assert_int_equal(arr[99], 99);
+	/* A caller may lower the count; growth resumes from there (room is implied). */
+	n = 3;
+	for (int i = 3; i < 5000; i++)
+		*(int *)xappend(&arr, &n, sizeof(int)) = i;
+	for (int i = 0; i < 5000; i++)
+		assert_int_equal(arr[i], i);
 	free(arr);
+}
+
+/* strv_append: the same vector as strv_push gives, NULL-terminated at every length. */
+static void test_strv_append(void **state)
+{
+	char **v = NULL, buf[16];
+	size_t n = 0;
+
+	(void)state;
+	for (int i = 0; i < 3000; i++) {
+		snprintf(buf, sizeof(buf), "s%d", i);
+		strv_append(&v, &n, buf);
+		assert_int_equal(n, (size_t)i + 1);
+		assert_null(v[n]);
+		assert_int_equal(strv_length(v), n);
+	}
+	assert_string_equal(v[0], "s0");
+	assert_string_equal(v[2999], "s2999");
+	strv_free(v);
 }
 
 static void test_path_is_below(void **state)
@@ -440,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_concat),
 		cmocka_unit_test(test_xappend),
+		cmocka_unit_test(test_strv_append),
 		cmocka_unit_test(test_read_all),
 		cmocka_unit_test(test_path_is_below),
 		cmocka_unit_test(test_read_full),
