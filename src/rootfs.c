@@ -398,6 +398,18 @@ static int do_bind(const struct op *op, const struct files_dest *d, int src_fd, 
 	return 0;
 }
 
+/* Only a process in the user namespace that owns a filesystem may idmap it: the host's
+ * root for the host's, so a user's --idmap fails closed at once or at the kernel's EPERM. */
+int rootfs_idmap_needs_root(const char *source, struct nsrun_error *err)
+{
+	return error_fail_closed(
+		err, error_set_plain(err, EPERM,
+				     "--idmap %s: idmapping a mount of the host's needs "
+				     "CAP_SYS_ADMIN over the caller's mount namespace and "
+				     "the filesystem's user namespace (root)",
+				     source));
+}
+
 /* Fails closed where the kernel or the filesystem cannot idmap; a missing source is an
  * ordinary error, worded as bwrap words it for any bind. */
 static int idmap_error(const struct op *op, int r, bool at_setattr, struct nsrun_error *err)
@@ -411,13 +423,7 @@ static int idmap_error(const struct op *op, int r, bool at_setattr, struct nsrun
 					"here",
 					op->source));
 	if (r == -EPERM)
-		return error_fail_closed(
-			err,
-			error_set_plain(err, EPERM,
-					"--idmap %s: idmapping a mount of the host's needs "
-					"CAP_SYS_ADMIN over the caller's mount namespace and the "
-					"filesystem's user namespace (root)",
-					op->source));
+		return rootfs_idmap_needs_root(op->source, err);
 	if (!at_setattr)
 		return error_set(err, -r, "Can't find source path %s", op->source);
 	if (r == -EINVAL)

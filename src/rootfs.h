@@ -36,6 +36,9 @@ struct rootfs_config {
 	int *idmap_fds;
 };
 
+/* --idmap asked by a caller that cannot idmap the host's filesystems: 126, saying so. */
+int rootfs_idmap_needs_root(const char *source, struct nsrun_error *err);
+
 /* --idmap, in the monitor before clone (only a process in the user namespace that owns
  * a filesystem's superblock may idmap its mounts, the host's root for the host's): for
  * each op marked OP_F_IDMAP, a detached tree of its source with the bind's flags and

@@ -1057,13 +1057,7 @@ static int open_idmaps(const struct plan *plan, struct launch_ctx *ctx, struct n
 	/* Without capabilities in its own user namespace a caller can neither map another
 	 * uid for the idmapping nor idmap a mount: say which, not the first EPERM. */
 	if (geteuid() != 0)
-		return error_fail_closed(
-			err,
-			error_set_plain(err, EPERM,
-					"--idmap %s: idmapping a mount of the host's needs "
-					"CAP_SYS_ADMIN over the caller's mount namespace and the "
-					"filesystem's user namespace (root)",
-					first->source));
+		return rootfs_idmap_needs_root(first->source, err);
 	uid = (uid_t)userns_map_outside(&plan->ns.uid_map, ctx->sandbox_uid, ctx->real_uid);
 	gid = (gid_t)userns_map_outside(&plan->ns.gid_map, ctx->sandbox_gid, ctx->real_gid);
 	userns_fd = userns_idmap_fd(ctx->proc_fd, ctx->real_uid, uid, ctx->real_gid, gid, err);
