@@ -23,6 +23,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "syscall.h"
 #include "util.h"
 
 #define LIBMOUNT_SONAME "libmount.so.1"
@@ -464,10 +465,18 @@ int mountinfo_list_file(const char *path, char ***ret, char ***opts)
 		{ ST_RELATIME, ",relatime" },
 		{ 0x2000 /* ST_NOSYMFOLLOW, Linux 5.10; older glibc lacks it */, ",nosymfollow" },
 	};
+	struct nsrun_open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	_cleanup_close_ int fd = -1;
 	char buf[128];
 	struct statvfs sv;
 
-	if (statvfs(path, &sv) < 0)
+	/* Through no symlink: a name swapped for one since the caller read the path would
+	 * answer for another mount; the caller then reads the table, which has no line for
+	 * the swapped name, and fails closed as it did before this shortcut. */
+	fd = sys_openat2(AT_FDCWD, path, &how);
+	if (fd < 0)
+		return -errno;
+	if (fstatvfs(fd, &sv) < 0)
 		return -errno;
 	strcpy(buf, (sv.f_flag & ST_RDONLY) ? "ro" : "rw");
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
