@@ -113,6 +113,8 @@ case_hide() {
 # on the mount(2) path (before 5.12) comes from statvfs rather than mountinfo.
 case_policy() {
 	local d="$TMP/policy-$MODE${LEGACY:+-legacy}" out
+	# the kernel's part is the mount path, which root shows; t-policy.sh runs every mode
+	[ "$MODE" = root ] || return 0
 	mkdir -p "$d/deny" "$d/allow"
 	(cd "$d/deny" && seq -f 'f%.0f' 0 2999 | xargs touch && printf secret >f2999)
 	(cd "$d/allow" && seq -f 'd%.0f' 0 99 | xargs mkdir -m 0777)
@@ -1327,10 +1329,10 @@ for MODE in root unpriv; do
 	case_explain
 	case_doctor
 	if [ -n "$FORCE_ENOSYS" ]; then
+		# --sys and large policies on the mount(2) path: natively on 5.10 here, and in
+		# make check-legacy (t-sys.sh); repeated on every kernel they doubled its time.
 		LEGACY=1
 		case_basics
-		case_sys
-		case_policy
 		case_hide
 		LEGACY=
 	fi
