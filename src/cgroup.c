@@ -884,17 +884,13 @@ _noreturn_ static void guard_main(struct cgroup *cg, int rfd, int done_fd)
  * every orphan as a subreaper). */
 static int start_guard(struct cgroup *cg, struct nsrun_error *err)
 {
-	int p[2], done[2];
+	int p[2], done[2], r;
 	pid_t mid;
 	char c;
 
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return error_fail_closed(err, error_set(err, errno, "pipe"));
-	if (pipe2(done, O_CLOEXEC) < 0) {
-		close(p[0]);
-		close(p[1]);
-		return error_fail_closed(err, error_set(err, errno, "pipe"));
-	}
+	r = pipe2_pair(p, done);
+	if (r < 0)
+		return error_fail_closed(err, error_set(err, -r, "pipe"));
 	mid = fork();
 	if (mid == 0) {
 		close(p[1]);

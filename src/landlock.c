@@ -598,14 +598,9 @@ static int self_test_start(struct self_test *t, struct nsrun_error *err)
 {
 	int ready[2], done[2], e;
 
-	if (pipe2(ready, O_CLOEXEC) < 0)
-		return ll_fail(err, errno, "creating a pipe for the Landlock self-test");
-	if (pipe2(done, O_CLOEXEC) < 0) {
-		e = errno;
-		close(ready[0]);
-		close(ready[1]);
+	e = -pipe2_pair(ready, done);
+	if (e > 0)
 		return ll_fail(err, e, "creating a pipe for the Landlock self-test");
-	}
 	t->helper = sys_clone_fork(0);
 	e = errno;
 	if (t->helper == 0) {

@@ -429,20 +429,16 @@ static const char nnp_msg[] =
 int userns_writer_start(const struct userns_layout *l, uid_t real_uid, gid_t real_gid,
 			struct userns_writer *w, struct nsrun_error *err)
 {
-	int to[2], from[2];
+	int to[2], from[2], r;
 
 	if (!l->helper || w->pid > 0)
 		return 0;
 	*w = (struct userns_writer){ 0, -1, -1, w->keep };
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1) /* not the helpers' "not delegated" */
 		return error_fail_closed(err, error_set_plain(err, EPERM, "%s", nnp_msg));
-	if (pipe2(to, O_CLOEXEC) < 0)
-		return error_set(err, errno, "pipe");
-	if (pipe2(from, O_CLOEXEC) < 0) {
-		close(to[0]);
-		close(to[1]);
-		return error_set(err, errno, "pipe");
-	}
+	r = pipe2_pair(to, from);
+	if (r < 0)
+		return error_set(err, -r, "pipe");
 	w->pid = fork();
 	if (w->pid == 0)
 		writer_main(l, real_uid, real_gid, w->keep, to[0], from[1]);
@@ -493,13 +489,9 @@ int userns_idmap_fd(int proc_fd, uid_t disk_uid, uid_t uid, gid_t disk_gid, gid_
 	int up[2], down[2], fd = -1, r;
 	pid_t pid;
 
-	if (pipe2(up, O_CLOEXEC) < 0)
-		return error_set(err, errno, "pipe");
-	if (pipe2(down, O_CLOEXEC) < 0) {
-		close(up[0]);
-		close(up[1]);
-		return error_set(err, errno, "pipe");
-	}
+	r = pipe2_pair(up, down);
+	if (r < 0)
+		return error_set(err, -r, "pipe");
 	pid = fork();
 	if (pid == 0) {
 		/* Holds the namespace until the monitor has its fd: then down closes. */

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -305,6 +306,20 @@ ssize_t read_full_with(int fd, void *buf, size_t len,
 ssize_t read_full(int fd, void *buf, size_t len)
 {
 	return read_full_with(fd, buf, len, plain_read, NULL);
+}
+
+int pipe2_pair(int a[2], int b[2])
+{
+	int e;
+
+	if (pipe2(a, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(b, O_CLOEXEC) == 0)
+		return 0;
+	e = errno;
+	close(a[0]);
+	close(a[1]);
+	return -e;
 }
 
 int read_byte(int fd)

@@ -73,6 +73,8 @@ ssize_t read_full(int fd, void *buf, size_t len);
 /* read_full with rd(ctx, fd, buf, len) as the single read (-1/errno on failure). */
 ssize_t read_full_with(int fd, void *buf, size_t len,
 		       ssize_t (*rd)(void *ctx, int fd, void *buf, size_t len), void *ctx);
+/* Two close-on-exec pipes, or neither: 0, or -errno with nothing left open. */
+int pipe2_pair(int a[2], int b[2]);
 /* One byte of a handshake pipe: the byte (0-255), or -1 at EOF or on error. */
 int read_byte(int fd);
 /* Writes all of buf, retrying on EINTR and short writes. Returns 0 or -errno. */
