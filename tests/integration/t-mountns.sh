@@ -24,8 +24,9 @@ holder() {
 }
 
 test_mountns() {
-	local d tag hp before after out want j=()
+	local d tag hp before after out want cwd j=()
 	d=$(mode_dir mnt)
+	cwd=$(mode_dir cwd)
 	tag=72.$RANDOM
 	holder "$d" "$tag"
 	hp=$HP
@@ -40,13 +41,14 @@ test_mountns() {
 			3<"/proc/$hp/ns/user" 4<"/proc/$hp/ns/mnt" 2>&1)
 		check_eq "--mountns $extra: the sandbox sees the joined namespace's marker" in-ns "$out"
 		# The sandbox's own mounts and its pivots act on a copy.
-		out=$(nsrun "${j[@]}" --mountns 4 $extra --bind / / --tmpfs "$d/sub" --dir "$d/sub/x" \
+		# From a directory the mode's user may enter (a checkout under a 0700 /root is not).
+		out=$(cd "$cwd" && nsrun "${j[@]}" --mountns 4 $extra --bind / / --tmpfs "$d/sub" --dir "$d/sub/x" \
 			sh -c 'readlink /proc/self/ns/mnt; pwd; ls "$1"' sh "$d/sub" \
 			3<"/proc/$hp/ns/user" 4<"/proc/$hp/ns/mnt" 2>&1)
 		check "--mountns $extra: the sandbox has its own mount namespace" \
 			test "$(echo "$out" | head -n1)" != "$want" -a -n "$out"
 		check_eq "--mountns $extra: the working directory is the caller's, the ops ran" \
-			"$(pwd) x" "$(echo "$out" | tail -n +2 | paste -sd' ')"
+			"$cwd x" "$(echo "$out" | tail -n +2 | paste -sd' ')"
 		after=$(cat "/proc/$hp/mountinfo")
 		check_eq "--mountns $extra: the joined namespace's mounts are unchanged" "$before" "$after"
 	done
