@@ -80,9 +80,11 @@ GIVEN(ignore_keyboard_in_place,
 GIVEN(unshare_time, p->ns.time, "--unshare-time")
 GIVEN(monotonic, p->ns.has_monotonic, "--monotonic")
 GIVEN(boottime, p->ns.has_boottime, "--boottime")
-/* In place nsrun is the command; with a status fd it is the command's parent. */
-GIVEN(forward_in_place, p->sup.forward_signals && p->sync.json_status_fd < 0,
-      "--forward-signals without --json-status-fd (in place, nsrun is the command)")
+/* In place nsrun is the command; with either status fd it is the command's parent. */
+GIVEN(forward_in_place,
+      p->sup.forward_signals && p->sync.json_status_fd < 0 && p->sync.report_fd < 0,
+      "--forward-signals without --json-status-fd or --report-fd (in place, nsrun is the "
+      "command)")
 GIVEN(timeout, p->sup.timeout_ms > 0, "--timeout")
 GIVEN(kill_after, p->sup.has_kill_after, "--kill-after")
 GIVEN(netns, p->sup.netns_fd >= 0, "--netns")

@@ -408,7 +408,7 @@ for_each_mode test_forward_signals
 # ---- --landlock-only with --json-status-fd: the command becomes nsrun's child ----
 
 test_landlock_only_status() {
-	local d=$TMP/rw/llst$MODE out rc
+	local d=$TMP/rw/llst$MODE out rc pid
 	mkdir -p "$d/rw" && chmod -R 0777 "$d"
 	out=$(nsrun --landlock-only --landlock-rw "$d/rw" --json-status-fd 3 -- \
 		sh -c 'echo $$ >"$1/rw/pid"; touch "$1/denied" 2>/dev/null; exit 3' sh "$d" 3>&1)
@@ -427,6 +427,18 @@ test_landlock_only_status() {
 	command_pid_term "$d" --landlock-only --landlock-rw "$d"
 	check_eq "the final document says how" '{ "exit-code": 7, "exit-status": 7, "timed-out": false }' \
 		"$(line 3 "$d/json")"
+	# --report-fd keeps nsrun as the command's parent too: forwarding works there.
+	rm -f "$d/ready" "$d/log"
+	(nsrun_exec --landlock-only --landlock-rw "$d" --report-fd 9 --forward-signals \
+		"$PY" "$TMP/siglog.py" "$d" 9>/dev/null) &
+	pid=$!
+	wait_file "$d/ready"
+	kill -s USR1 "$pid"
+	sleep 0.1
+	kill -s TERM "$pid"
+	wait "$pid"
+	check_eq "--landlock-only --report-fd --forward-signals: TERM ended the command (7)" 7 $?
+	check_eq "... after USR1, both forwarded" "SIGUSR1 SIGTERM" "$(tr '\n' ' ' <"$d/log" | sed 's/ $//')"
 	# Without a status fd nothing changes: nsrun execs the command in place.
 	out=$(sh -c 'echo $$; exec "$1" --landlock-only -- sh -c "echo \$\$"' sh "$BIN/nsrun")
 	check_eq "without a status fd the command is nsrun itself" 1 \
@@ -715,7 +727,7 @@ test_errors() {
 --netns 0 --unshare-net|--netns cannot be combined with --unshare-net (with --unshare-all, add --share-net)
 --unshare-pid --as-pid-1 --forward-signals|Specifying --forward-signals and --as-pid-1 is not permitted
 --landlock-only --timeout 1|--landlock-only cannot be combined with --timeout
---landlock-only --forward-signals|--landlock-only cannot be combined with --forward-signals without --json-status-fd (in place, nsrun is the command)
+--landlock-only --forward-signals|--landlock-only cannot be combined with --forward-signals without --json-status-fd or --report-fd (in place, nsrun is the command)
 EOF_CASES
 	out=$(nsrun --ro-bind / / --netns 0 true </dev/null 2>&1)
 	check_eq "--netns on a file that is no namespace: exit 1, one line" "1 1" "$? $(printf '%s\n' "$out" | wc -l)"

@@ -105,11 +105,12 @@ static void test_validate_landlock_only(void **state)
 	USER(NULL, "--landlock-only", "--landlock-rw", "/tmp", "--chdir", "/", "--setenv", "A", "b",
 	     "--argv0", "x", "--new-session", "--die-with-parent", "--clearenv", "true");
 	ROOT(NULL, "--landlock-only", "true");
-	/* A status fd is served in place, the command then being nsrun's child; so are
-	 * forwarded signals, but only with it. */
+	/* A status fd or --report-fd is served in place, the command then being nsrun's
+	 * child; so are forwarded signals, but only with one of them. */
 	USER(NULL, "--landlock-only", "--json-status-fd", "3", "--forward-signals", "true");
+	USER(NULL, "--landlock-only", "--report-fd", "3", "--forward-signals", "true");
 	USER("--landlock-only cannot be combined with --forward-signals without --json-status-fd "
-	     "(in place, nsrun is the command)",
+	     "or --report-fd (in place, nsrun is the command)",
 	     "--landlock-only", "--forward-signals", "true");
 	/* The shared launcher applies capabilities and seccomp in place too. */
 	ROOT(NULL, "--landlock-only", "--cap-drop", "ALL", "--cap-add", "CAP_CHOWN", "true");

@@ -118,8 +118,8 @@ static const struct {
 	  "--landlock-only cannot be combined with --overlay-allow",
 	  { "--landlock-only", "--overlay-allow", "x", "true" } },
 	{ false,
-	  "--landlock-only cannot be combined with --forward-signals without --json-status-fd (in "
-	  "place, nsrun is the command)",
+	  "--landlock-only cannot be combined with --forward-signals without --json-status-fd or "
+	  "--report-fd (in place, nsrun is the command)",
 	  { "--landlock-only", "--forward-signals", "true" } },
 	{ false,
 	  "--landlock-only cannot be combined with --ignore-keyboard-signals without "
