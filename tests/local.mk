@@ -96,7 +96,7 @@ integration_tests += tests/integration/t-sec-dest.sh
 integration_tests += tests/integration/t-supervise.sh
 integration_tests += tests/integration/t-keyboard.sh
 integration_tests += tests/integration/t-timens.sh
-integration_tests += tests/integration/t-supervise.sh tests/integration/t-mountns.sh
+integration_tests += tests/integration/t-mountns.sh
 integration_tests += tests/integration/t-limits.sh
 # area: distribution, --doctor
 integration_tests += tests/integration/t-doctor.sh
@@ -261,6 +261,19 @@ NSRUN_UNDER_TEST = $(abs_top_builddir)/nsrun
 # check-build: what a package build can run (no root, no namespaces): unit, meta, fuzz replay.
 check-build: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(unit_tests) $(meta_tests) $(fuzz_tests)'
+# distcheck-build: distcheck whose check in the unpacked tarball runs check-build's suites
+# and the one integration suite its installcheck runs, whose logs distclean must know
+# (CI: the whole suite ran on the same sources, .ci/deb runs integration suites from the
+# tarball, and check-dist-files proves the tarball has every tracked file it should).
+distcheck-build:
+	$(MAKE) $(AM_MAKEFLAGS) distcheck \
+		TESTS='$(unit_tests) $(meta_tests) $(fuzz_tests) tests/integration/t-doctor.sh'
+# check-dist-files: every file git tracks is in the release tarball, but for the list of
+# what stays out of it (CI, the packaging's own copies, git's files); needs a git checkout.
+check-dist-files: dist
+	$(SHELL) $(top_srcdir)/tests/meta/dist-files.sh $(top_srcdir) $(DIST_ARCHIVES)
+.PHONY: distcheck-build check-dist-files
+EXTRA_DIST += tests/meta/dist-files.sh
 # installcheck: the integration suites against the installed nsrun, with this tree's
 # helpers; NSRUN_INSTALLCHECK_TESTS (a configure variable) narrows the list.
 installcheck-local:
