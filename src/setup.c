@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -405,10 +406,19 @@ static int new_session(struct launch_ctx *ctx, struct nsrun_error *err)
 	reaper_relay(pid);
 }
 
-static int wait_block_fd(int fd)
+/* --block-fd. With --die-with-parent the wait also ends, and the sandbox with it, when
+ * the monitor exits (the life pipe): nothing else would wake a process blocked here. */
+static int wait_block_fd(const struct launch_ctx *ctx, int fd)
 {
+	struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+			       { .fd = ctx->parent_life_fd, .events = POLLIN } };
+
 	if (fd < 0)
 		return 0;
+	while (poll(p, 2, -1) < 0 && errno == EINTR)
+		;
+	if (p[1].revents)
+		_exit(128 + SIGKILL);
 	(void)read_byte(fd);
 	close(fd);
 	return 0;
@@ -619,7 +629,7 @@ static int prepare(const struct launch_ctx *ctx, struct nsrun_error *err)
 	if (r == 0 && ctx->ready_handshake)
 		r = report_ready(ctx, err);
 	if (r == 0)
-		r = wait_block_fd(plan->sync.block_fd);
+		r = wait_block_fd(ctx, plan->sync.block_fd);
 	return r;
 }
 

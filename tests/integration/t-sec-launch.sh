@@ -156,6 +156,67 @@ case_die_args() {
 	die_while_parsing "no pid namespace" 2 --ro-bind / / --die-with-parent
 	die_while_parsing "--landlock-only" 3 --landlock-only --landlock-rw /tmp --die-with-parent
 }
+# Whether clone3 takes CLONE_PIDFD_AUTOKILL (with AUTOREAP, NNP and PIDFD; the child
+# exits at once): "yes" or "no".
+has_autokill() {
+	python3 -c 'import ctypes, os, struct
+libc = ctypes.CDLL(None, use_errno=True)
+fd = ctypes.c_int(-1)
+a = ctypes.create_string_buffer(struct.pack("11Q", (1 << 34) | (1 << 35) | (1 << 36) | 0x1000,
+                                            ctypes.addressof(fd), 0, 0, 0, 0, 0, 0, 0, 0, 0))
+pid = libc.syscall(435, a, 88)
+if pid == 0:
+    os._exit(0)
+print("yes" if pid > 0 else "no")'
+}
+# The monitor SIGKILLed while the sandbox's first process waits on --block-fd, which
+# nothing else wakes (the test holds the fd's other end): it ends with the monitor, and
+# the command never runs. Stopped there, it can watch nothing: only the kernel's
+# CLONE_PIDFD_AUTOKILL ends it then; without it, it ends once continued.
+die_while_blocked() {
+	local desc=$1 d="$TMP/block-$MODE-$2" token n left mon='' child='' p
+	shift 2
+	token="nsrun-block-$MODE-$$-$RANDOM"
+	mkdir -p "$d" && chmod 0777 "$d" && rm -f "$d/fifo" "$d/ran" && mkfifo -m 0666 "$d/fifo"
+	as_user "$BIN/nsrun" "$@" --block-fd 8 sh -c "touch $d/ran; : $token" \
+		8<>"$d/fifo" >/dev/null 2>&1 </dev/null &
+	for n in $(seq 50); do
+		[ "$(pgrep -fc "$token")" = 2 ] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	# The monitor is the one whose parent is not the other (their start times may tie).
+	for p in $(pgrep -f "$token"); do
+		if [ "$(pgrep -P "$p" -f "$token")" != "" ]; then mon=$p; else child=$p; fi
+	done
+	check "die-with-parent, $desc: the sandbox waits on --block-fd" test -n "$mon" -a -n "$child"
+	if [ -z "$mon" ] || [ -z "$child" ]; then
+		pkill -9 -f "$token"
+		return
+	fi
+	[ "$STOPPED" = 1 ] && kill -STOP "$child"
+	kill -9 "$mon"
+	sleep 1
+	left=$(pgrep -fc "$token" || true)
+	if [ "$STOPPED" = 1 ] && [ "$AUTOKILL" = no ]; then
+		check_eq "die-with-parent, $desc, stopped, no CLONE_PIDFD_AUTOKILL: it waits" 1 "$left"
+		kill -CONT "$child"
+		sleep 1
+		left=$(pgrep -fc "$token" || true)
+	fi
+	check_eq "die-with-parent, $desc: nothing left (autokill: $AUTOKILL)" 0 "$left"
+	check "die-with-parent, $desc: the command never ran" test ! -e "$d/ran"
+	pkill -9 -f "$token" 2>/dev/null || true
+}
+case_die_blocked() {
+	STOPPED=0 die_while_blocked "pid namespace" 1 --ro-bind / / --unshare-pid --die-with-parent
+	STOPPED=0 die_while_blocked "no pid namespace" 2 --ro-bind / / --die-with-parent
+	STOPPED=1 die_while_blocked "pid namespace" 3 --ro-bind / / --unshare-pid --die-with-parent
+	STOPPED=1 die_while_blocked "no pid namespace" 4 --ro-bind / / --die-with-parent
+}
+AUTOKILL=$(has_autokill)
+for_each_mode case_die_blocked
+
 if [ "$(uname -m)" = x86_64 ]; then
 	for_each_mode case_die_args
 	for_each_mode case_die
