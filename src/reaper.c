@@ -11,11 +11,13 @@
 #include "reaper.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "syscall.h"
 #include "util.h"
 
 void reaper_signal_set(sigset_t *set)
@@ -44,6 +46,19 @@ int reaper_wait(pid_t pid, int flags)
 		if (errno != EINTR)
 			return -errno;
 	return st;
+}
+
+int reaper_wait_pidfd(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	struct nsrun_pidfd_info info = { .mask = NSRUN_PIDFD_INFO_EXIT };
+
+	while (poll(&p, 1, -1) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (ioctl(pidfd, NSRUN_PIDFD_GET_INFO, &info) < 0)
+		return -errno;
+	return info.mask & NSRUN_PIDFD_INFO_EXIT ? info.exit_code : -ECHILD;
 }
 
 void reaper_relay(pid_t pid)

@@ -21,6 +21,10 @@ int reaper_exit_status(int wait_status);
 /* waitpid(pid, .., flags) through EINTR: the raw wait status, or -errno. */
 int reaper_wait(pid_t pid, int flags);
 
+/* The same for a child the kernel reaps itself (CLONE_AUTOREAP), through its pidfd:
+ * waits until it has ended, then asks for its status (PIDFD_INFO_EXIT). */
+int reaper_wait_pidfd(int pidfd);
+
 /* A transparent relay (the --new-session leader, the --pidns parent): waits for pid and
  * exits with its status; 1 when it cannot wait. */
 _noreturn_ void reaper_relay(pid_t pid);

@@ -284,9 +284,11 @@ static int payload_status(struct monitor *mon)
 static void close_monitor_fds(struct monitor *mon)
 {
 	const struct plan *plan = mon->plan;
-	int keep[] = { mon->error_fd,	  mon->status_fd,	plan->sync.json_status_fd,
-		       mon->life_fd,	  mon->sup.sig_fd,	mon->sup.timer_fd,
-		       mon->bridge.pidfd, plan->sync.report_fd, mon->audit_fd };
+	int keep[] = { mon->error_fd, mon->status_fd, plan->sync.json_status_fd, mon->life_fd,
+		       mon->sup.sig_fd, mon->sup.timer_fd, mon->bridge.pidfd, plan->sync.report_fd,
+		       mon->audit_fd,
+		       /* closing it would kill the child (CLONE_PIDFD_AUTOKILL) */
+		       mon->sup.child_pidfd };
 	int clean[ARRAY_SIZE(keep) + CGROUP_MAX_FDS];
 	size_t n = cgroup_fds(&mon->cg, clean);
 
@@ -432,7 +434,7 @@ static int await_ready(struct monitor *mon, const struct launch_ctx *ctx, struct
 	if (r == 0)
 		r = write_all(mon->go_fd, "1", 1);
 	if (r < 0) {
-		kill(mon->child, SIGKILL);
+		supervise_kill_child(&mon->sup, SIGKILL);
 		wait_child(mon);
 		return r == -EPIPE ? error_set(err, EPIPE, "releasing the sandbox") : r;
 	}
@@ -447,7 +449,7 @@ static int monitor_run(struct monitor *mon, const struct launch_ctx *ctx, struct
 	if (mon->go_fd >= 0) {
 		r = monitor_setup(mon, ctx, err);
 		if (r < 0) {
-			kill(mon->child, SIGKILL);
+			supervise_kill_child(&mon->sup, SIGKILL);
 			wait_child(mon);
 			return r;
 		}
@@ -879,7 +881,7 @@ static int monitor_supervised(struct monitor *mon, const struct launch_ctx *ctx,
 	}
 	r = supervise_start(&mon->sup, plan, mon->child, setup_command_depth(ctx), err);
 	if (r < 0) {
-		kill(mon->child, SIGKILL);
+		supervise_kill_child(&mon->sup, SIGKILL);
 		wait_child(mon);
 	} else {
 		r = monitor_run(mon, ctx, err);
@@ -933,18 +935,45 @@ static void hold_closed_fds(const struct plan *plan)
 			close(end[k]);
 }
 
+/* --die-with-parent where the kernel has CLONE_PIDFD_AUTOKILL: the child dies with the
+ * monitor from its first instruction, through every credential change and exec, with
+ * no signal to re-arm and no pipe to check; the monitor's exit closes the pidfd. -1 with
+ * errno where the kernel lacks it (EINVAL) or refuses it: the caller clones as before,
+ * and the tracking of launch_track_parent stays (it also covers older kernels). */
+static pid_t spawn_autokill(struct monitor *mon, const struct launch_ctx *ctx)
+{
+	unsigned long flags = ctx->clone_flags;
+	int pidfd = -1;
+	pid_t pid;
+
+	if (!mon->plan->proc.die_with_parent) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	if (mon->cg.fd >= 0)
+		flags &= ~(unsigned long)CLONE_NEWCGROUP;
+	pid = sys_clone3_autokill(flags, mon->cg.fd, &pidfd);
+	if (pid > 0)
+		mon->sup.child_pidfd = pidfd;
+	return pid;
+}
+
 /* The sandbox's first process, in its cgroup when there are limits: clone3 puts it there
  * at birth, and the cgroup namespace is then made by the child (launch_ctx.late_cgroupns). */
 static pid_t spawn_child(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_error *err)
 {
 	pid_t pid;
 
+	if (mon->cg.fd >= 0)
+		ctx->late_cgroupns = true;
+	pid = spawn_autokill(mon, ctx);
+	if (pid >= 0)
+		return pid;
 	if (mon->cg.fd < 0) {
 		pid = sys_clone_fork(ctx->clone_flags);
 		return pid < 0 ? clone_refused(ctx->clone_flags, errno, err) : pid;
 	}
 	/* Always: rooted at its own cgroup, the sandbox cannot write its limits (nsdelegate). */
-	ctx->late_cgroupns = true;
 	pid = sys_clone3_into_cgroup(ctx->clone_flags & ~(unsigned long)CLONE_NEWCGROUP,
 				     mon->cg.fd);
 	if (pid >= 0)
@@ -1143,10 +1172,12 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 	}
 	if (mon->child == 0)
 		child_main(mon, ctx, &c);
+	/* Before supervise_start: its kill and wait of the child serve the failures too. */
+	mon->sup.child = mon->child;
 	monitor_ends(mon, &c);
 	r = mon->caller_root >= 0 ? leave_mountns(mon, ctx->old_cwd, err) : 0;
 	if (r < 0) {
-		kill(mon->child, SIGKILL);
+		supervise_kill_child(&mon->sup, SIGKILL);
 		wait_child(mon);
 		return r;
 	}
@@ -1156,8 +1187,8 @@ static int run_monitored(struct monitor *mon, struct launch_ctx *ctx, pid_t call
 /* What a failed attempt leaves open in the monitor, before the next one. */
 static void monitor_discard(struct monitor *mon)
 {
-	int fds[] = { mon->error_fd, mon->go_fd,      mon->status_fd,
-		      mon->life_fd,  mon->sup.sig_fd, mon->sup.timer_fd };
+	int fds[] = { mon->error_fd,   mon->go_fd,	  mon->status_fd,      mon->life_fd,
+		      mon->sup.sig_fd, mon->sup.timer_fd, mon->sup.child_pidfd };
 
 	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
 		if (fds[i] >= 0)
@@ -1174,7 +1205,11 @@ static int run_once(const struct plan *plan, const struct plan *ladder, struct f
 			       .go_fd = -1,
 			       .status_fd = -1,
 			       .life_fd = -1,
-			       .sup = { .sig_fd = -1, .timer_fd = -1, .watch_fd = -1, .own_fd = -1 },
+			       .sup = { .child_pidfd = -1,
+					.sig_fd = -1,
+					.timer_fd = -1,
+					.watch_fd = -1,
+					.own_fd = -1 },
 			       .report = { .fd = -1, .audit_fd = -1 },
 			       .audit_fd = -1,
 			       .caller_root = -1,

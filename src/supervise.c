@@ -97,7 +97,7 @@ static int arm(int fd, uint64_t ms)
 int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child, unsigned depth,
 		    struct nsrun_error *err)
 {
-	int cred_fd = sup->cred_fd, cgroup_fd = sup->cgroup_fd;
+	int cred_fd = sup->cred_fd, cgroup_fd = sup->cgroup_fd, child_pidfd = sup->child_pidfd;
 	pid_t relay = sup->relay;
 	bool tty = sup->tty;
 	int (*watch_serve)(void *, int) = sup->watch_serve;
@@ -109,6 +109,7 @@ int supervise_start(struct supervisor *sup, const struct plan *plan, pid_t child
 
 	*sup = (struct supervisor){ .plan = plan,
 				    .child = child,
+				    .child_pidfd = child_pidfd,
 				    .depth = depth,
 				    .sig_fd = -1,
 				    .timer_fd = -1,
@@ -409,7 +410,7 @@ static int forward(struct supervisor *sup, int sig)
 		/* the monitor's child, until the monitor reaps it: then nobody's */
 		if (sup->child_reaped && target == sup->child)
 			return -1;
-		return kill(target, sig);
+		return target == sup->child ? supervise_kill_child(sup, sig) : kill(target, sig);
 	}
 	dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	return signal_same(dfd, &e, sig);
@@ -586,9 +587,24 @@ ssize_t supervise_read_full(struct supervisor *sup, int fd, void *buf, size_t le
 	return read_full_with(fd, buf, len, supervised_read, sup);
 }
 
+int supervise_kill_child(const struct supervisor *sup, int sig)
+{
+	if (sup->child_pidfd >= 0)
+		return sys_pidfd_send_signal(sup->child_pidfd, sig);
+	/* kill(0) would signal nsrun's own process group, the caller's */
+	return sup->child > 0 ? kill(sup->child, sig) : -1;
+}
+
 int supervise_wait_pid(struct supervisor *sup, pid_t pid)
 {
 	int st, pfd = -1;
+
+	if (sup && sup->child_pidfd >= 0 && pid == sup->child) {
+		if (sup->active)
+			wait_fd(sup, sup->child_pidfd);
+		st = reaper_wait_pidfd(sup->child_pidfd);
+		return st < 0 ? -1 : st;
+	}
 
 	/* Reaped with the orphans: its number may already name another process. */
 	if (sup && sup->child_reaped && pid == sup->child)

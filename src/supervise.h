@@ -24,9 +24,10 @@ enum supervise_stage {
 
 struct supervisor {
 	const struct plan *plan;
-	bool active;   /* signals or a timeout to serve: wait with poll, never block */
-	pid_t child;   /* the monitor's child */
-	pid_t command; /* the command as seen from here, 0 until it runs */
+	bool active;	 /* signals or a timeout to serve: wait with poll, never block */
+	pid_t child;	 /* the monitor's child */
+	int child_pidfd; /* its pidfd where the kernel reaps it (CLONE_AUTOREAP), else -1 */
+	pid_t command;	 /* the command as seen from here, 0 until it runs */
 	unsigned long long command_start; /* its start time (/proc), 0 if unknown */
 	unsigned depth;	   /* nsrun processes from child down to the command (relay, pid 1) */
 	int sig_fd;	   /* signalfd of the forwarded signals, or -1 */
@@ -53,6 +54,10 @@ struct supervisor {
 	int (*own_serve)(void *arg, int fd);
 	void *own_arg;
 };
+
+/* Sends sig to the monitor's child, by its pidfd when there is one (a child the kernel
+ * reaps leaves no zombie to hold its number). */
+int supervise_kill_child(const struct supervisor *sup, int sig);
 
 /* Whether any supervision option was given (the status fd then says more). */
 bool supervise_in_use(const struct plan *plan);

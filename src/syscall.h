@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -304,6 +305,50 @@ static inline pid_t sys_clone3_into_cgroup(unsigned long flags, int cgroup_fd)
 	a.cgroup = (uint64_t)cgroup_fd;
 	return (pid_t)syscall(__NR_clone3, &a, sizeof(a));
 }
+
+/* clone3's flags that tie the child's life to the pidfd it returns (tested on 7.2; 6.18
+ * answers EINVAL): AUTOKILL needs AUTOREAP and PIDFD, and, without CAP_SYS_ADMIN, NNP. */
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+#ifndef CLONE_AUTOREAP
+#define CLONE_AUTOREAP (1ULL << 34)
+#endif
+#ifndef CLONE_NNP
+#define CLONE_NNP (1ULL << 35)
+#endif
+#ifndef CLONE_PIDFD_AUTOKILL
+#define CLONE_PIDFD_AUTOKILL (1ULL << 36)
+#endif
+
+/* The child's flags for a life tied to *PIDFD: it is reaped by the kernel (no SIGCHLD,
+ * no wait: its status comes from PIDFD_GET_INFO) and SIGKILLed when the last copy of
+ * the pidfd is closed, by this process's exit too, however it exits. CGROUP_FD: as for
+ * sys_clone3_into_cgroup, or -1. */
+static inline pid_t sys_clone3_autokill(unsigned long flags, int cgroup_fd, int *pidfd)
+{
+	struct nsrun_clone_args a = { 0 };
+
+	a.flags = (flags & ~0xffUL) | CLONE_PIDFD | CLONE_AUTOREAP | CLONE_PIDFD_AUTOKILL |
+		  CLONE_NNP;
+	if (cgroup_fd >= 0) {
+		a.flags |= CLONE_INTO_CGROUP;
+		a.cgroup = (uint64_t)cgroup_fd;
+	}
+	a.pidfd = (uint64_t)(uintptr_t)pidfd;
+	return (pid_t)syscall(__NR_clone3, &a, sizeof(a));
+}
+
+/* PIDFD_GET_INFO (6.13) with PIDFD_INFO_EXIT (6.15): an ended process's wait status,
+ * also once it is reaped. The struct up to exit_code, as 6.15 lays it out. */
+struct nsrun_pidfd_info {
+	uint64_t mask, cgroupid;
+	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid, fsuid, fsgid;
+	int32_t exit_code;
+	uint32_t coredump_mask, spare;
+};
+#define NSRUN_PIDFD_INFO_EXIT (1ULL << 3)
+#define NSRUN_PIDFD_GET_INFO _IOWR(0xFF, 11, struct nsrun_pidfd_info)
 
 /* clone3(NULL, 0): EINVAL on any kernel that has clone3 (it creates nothing), ENOSYS
  * where it is missing or a filter answers for it. */

@@ -5,7 +5,7 @@
  * filter (no libseccomp); calls of a foreign architecture are let through, except
  * the compat ABI, whose numbers for these (unified, 424+) syscalls are the same.
  *   force-enosys GROUP[,GROUP...] -- CMD ARGS...
- * groups: landlock, mount-api, openat2, close_range, capset, listmount, and
+ * groups: landlock, mount-api, openat2, close_range, capset, listmount, clone3, and
  * landlock-abi=N, which makes the Landlock ABI query answer N (through a seccomp user-notification supervisor)
  * while the real calls stay live, so older ABIs can be exercised on a newer kernel.
  */
@@ -62,6 +62,8 @@ static const struct group groups[] = {
 	{ "capset", { __NR_capset }, 1 },
 	/* statmount 457, listmount 458 (Linux 6.8): absent from older headers */
 	{ "listmount", { 457, 458 }, 2 },
+	/* nsrun's clone3 paths: --die-with-parent's CLONE_PIDFD_AUTOKILL, CLONE_INTO_CGROUP */
+	{ "clone3", { __NR_clone3 }, 1 },
 };
 
 #define MAX_NRS 32
@@ -75,7 +77,7 @@ static const struct group groups[] = {
 static int usage(void)
 {
 	fprintf(stderr, "usage: force-enosys GROUP[,GROUP...] -- CMD [ARGS...]\n"
-			"groups: landlock, mount-api, openat2, close_range, capset, listmount, "
+			"groups: landlock, mount-api, openat2, close_range, capset, listmount, clone3, "
 			"landlock-abi=N\n");
 	return 2;
 }

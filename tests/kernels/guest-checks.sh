@@ -1239,6 +1239,74 @@ case_timens() {
 		"^126 nsrun: Can't set the time namespace's offsets .*Numerical result out of range" "$? $out"
 	check_eq "an offset the kernel refuses: the command did not run" "" "$(ls "$d")"
 }
+# issue 38: --die-with-parent where clone3 has CLONE_PIDFD_AUTOKILL (of these kernels,
+# 7.2): the sandbox's first process dies with the monitor from its first instruction.
+# Seen where nothing else can act: it waits on --block-fd and is stopped when the monitor
+# is SIGKILLed. With the kernel's flag it is gone at once; with clone3 answering ENOSYS
+# (the older kernels' path, force-enosys) it waits for SIGCONT, then ends unrun. The
+# command's status comes through the pidfd (PIDFD_INFO_EXIT): exit codes and signals.
+AUTOKILL_PY='import ctypes, os, struct
+libc = ctypes.CDLL(None, use_errno=True)
+fd = ctypes.c_int(-1)
+a = ctypes.create_string_buffer(struct.pack("11Q", (1 << 34) | (1 << 35) | (1 << 36) | 0x1000,
+                                            ctypes.addressof(fd), 0, 0, 0, 0, 0, 0, 0, 0, 0))
+pid = libc.syscall(435, a, 88)
+if pid == 0:
+    os._exit(0)
+print("yes" if pid > 0 else "no")'
+autokill_stopped() {
+	local desc=$1 want=$2 d="$TMP/autokill-$MODE" token left mon='' child='' p
+	shift 2
+	token="autokill-$MODE-$RANDOM"
+	mkdir -p "$d" && chmod 0777 "$d" && rm -f "$d/fifo" "$d/ran" && mkfifo -m 0666 "$d/fifo"
+	as_user "$@" --ro-bind / / --die-with-parent --block-fd 8 sh -c "touch $d/ran; : $token" \
+		8<>"$d/fifo" >/dev/null 2>&1 </dev/null &
+	for _ in $(seq 100); do
+		[ "$(pgrep -fc "nsrun.*$token")" = 2 ] && break
+		sleep 0.2
+	done
+	sleep 1
+	# The monitor is the one whose parent is not the other (their start times may tie).
+	for p in $(pgrep -f "nsrun.*$token"); do
+		if [ "$(pgrep -P "$p" -f "nsrun.*$token")" != "" ]; then mon=$p; else child=$p; fi
+	done
+	if [ -z "$mon" ] || [ -z "$child" ]; then
+		not_ok "$desc: the sandbox waits on --block-fd"
+		echo "# $(pgrep -af "nsrun.*$token" | tr '\n' ' ')"
+		pkill -9 -f "nsrun.*$token"
+		return
+	fi
+	kill -STOP "$child"
+	kill -9 "$mon"
+	sleep 1
+	left=$(pgrep -fc "nsrun.*$token")
+	kill -CONT "$child" 2>/dev/null
+	sleep 1
+	check_eq "$desc: stopped on --block-fd, monitor SIGKILLed: left, then after SIGCONT" \
+		"$want 0" "$left $(pgrep -fc "nsrun.*$token")"
+	check_eq "$desc: the command never ran" no "$([ -e "$d/ran" ] && echo yes || echo no)"
+	pkill -9 -f "nsrun.*$token"
+}
+case_autokill() {
+	local have want=no ua=() pid out
+	have=$(as_user python3 -c "$AUTOKILL_PY")
+	case $KERNEL in 7.*) want=yes ;; esac
+	check_eq "clone3 takes CLONE_PIDFD_AUTOKILL (AUTOREAP, NNP) on $KERNEL" "$want" "$have"
+	[ "$MODE" = root+userns ] && ua=(--unshare-user)
+	for pid in --unshare-pid ""; do
+		autokill_stopped "${pid:-no pid namespace}" "$([ "$have" = yes ] && echo 0 || echo 1)" \
+			"$BIN/nsrun" "${ua[@]}" $pid
+		[ -n "$FORCE_ENOSYS" ] && [ "$have" = yes ] &&
+			autokill_stopped "${pid:-no pid namespace}, clone3 ENOSYS" 1 \
+				"$BIN/force-enosys" clone3 -- "$BIN/nsrun" "${ua[@]}" $pid
+		out=$(nsrun "${ua[@]}" $pid --ro-bind / / --die-with-parent sh -c 'exit 3' 2>&1)
+		check_eq "${pid:-no pid namespace}: the command's exit status" "3 " "$? $out"
+		nsrun "${ua[@]}" $pid --ro-bind / / --die-with-parent --json-status-fd 3 \
+			sh -c 'kill -TERM $$' 3>"$TMP/autokill-status" 2>&1
+		check_eq "${pid:-no pid namespace}: a signal's status, and the status document" \
+			'143 { "exit-code": 143 }' "$? $(tail -n1 "$TMP/autokill-status")"
+	done
+}
 # issue 39: where the root is the initial ramfs (initramfs-run.py makes one: the tree
 # above it unmounted in a private namespace, the namespace entered again), pivot_root(2)
 # answers EINVAL and nsrun moves its staging tmpfs over the ramfs instead. The sandbox
@@ -1359,6 +1427,7 @@ else
 fi
 for MODE in root root+userns unpriv; do
 	case_timens
+	case_autokill
 done
 case_apparmor
 case_report_audit
