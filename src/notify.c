@@ -209,11 +209,11 @@ struct reader_msg {
 	bool ok;
 };
 
-/* The reader (a child of the monitor), the monitor's end of its socket, one reader
- * given up on (or -1), and the listener, which the reader closes (one stuck must not
- * keep the filter's listener open once the monitor closes it). */
+/* The reader (a child of the monitor), the monitor's end of its socket, and one reader
+ * given up on (or -1). The reader keeps no other fd of the monitor's: one stuck must not
+ * keep the filter's listener open once the monitor closes it. */
 static pid_t reader_pid = -1, stuck_reader = -1;
-static int reader_fd = -1, reader_closes = -1;
+static int reader_fd = -1;
 
 static _Noreturn void reader_loop(int fd)
 {
@@ -237,9 +237,10 @@ static bool reader_start(void)
 		return false;
 	reader_pid = fork();
 	if (reader_pid == 0) {
-		close(sv[0]);
-		if (reader_closes >= 0)
-			close(reader_closes);
+		/* Forked after the clone, it would hold what the monitor holds: the listener,
+		 * the life pipe, the sandbox's pidfd (CLONE_PIDFD_AUTOKILL), which must all go
+		 * with the monitor, not with a reader stuck in the kernel. */
+		fd_close_all_except(&sv[1], 1);
 		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != monitor)
 			_exit(0);
@@ -512,7 +513,6 @@ int notify_serve(int listener, notify_fn fn, void *arg)
 	bool read;
 
 	memset(&u, 0, sizeof(u));
-	reader_closes = listener;
 	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &u.req) < 0)
 		return errno == EINTR || errno == ENOENT ? 0 : -errno;
 	read = read_event(&u.req, &ev);

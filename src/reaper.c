@@ -51,14 +51,23 @@ int reaper_wait(pid_t pid, int flags)
 int reaper_wait_pidfd(int pidfd)
 {
 	struct pollfd p = { .fd = pidfd, .events = POLLIN };
-	struct nsrun_pidfd_info info = { .mask = NSRUN_PIDFD_INFO_EXIT };
+	struct nsrun_pidfd_info info;
 
-	while (poll(&p, 1, -1) < 0)
-		if (errno != EINTR)
+	for (;;) {
+		while (poll(&p, 1, -1) < 0)
+			if (errno != EINTR)
+				return -errno;
+		info = (struct nsrun_pidfd_info){ .mask = NSRUN_PIDFD_INFO_EXIT };
+		if (ioctl(pidfd, NSRUN_PIDFD_GET_INFO, &info) < 0)
 			return -errno;
-	if (ioctl(pidfd, NSRUN_PIDFD_GET_INFO, &info) < 0)
-		return -errno;
-	return info.mask & NSRUN_PIDFD_INFO_EXIT ? info.exit_code : -ECHILD;
+		if (info.mask & NSRUN_PIDFD_INFO_EXIT)
+			return info.exit_code;
+		/* Readable at exit, but the status is stored when the task is released (a
+		 * tracer may hold it): POLLHUP says it was, and the status is there then. */
+		if (p.revents & POLLHUP)
+			return -ECHILD;
+		p.events = 0;
+	}
 }
 
 void reaper_relay(pid_t pid)

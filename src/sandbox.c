@@ -955,6 +955,9 @@ static pid_t spawn_autokill(struct monitor *mon, const struct launch_ctx *ctx)
 	pid = sys_clone3_autokill(flags, mon->cg.fd, &pidfd);
 	if (pid > 0)
 		mon->sup.child_pidfd = pidfd;
+	else if (pid < 0 && log_debug_on())
+		log_debug("--die-with-parent: clone3 with CLONE_PIDFD_AUTOKILL: %s; clone as before",
+			  strerror(errno));
 	return pid;
 }
 

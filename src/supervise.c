@@ -301,7 +301,10 @@ pid_t supervise_found_command(struct supervisor *sup)
 	char name[16];
 
 	sup->command = sup->last_writer > 0 ? sup->last_writer : sup->child;
-	if (!sup->plan->sup.forward_signals)
+	/* The child itself is signalled through its pidfd: a child the kernel reaps leaves
+	 * no zombie to keep its number, and no start time is needed (forward). */
+	if (!sup->plan->sup.forward_signals ||
+	    (sup->command == sup->child && sup->child_pidfd >= 0))
 		return sup->command;
 	dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* Its start time names it for forwarding: its number may be reused after it ends. */
@@ -454,8 +457,10 @@ static void follow_stop(struct supervisor *sup)
 	pid_t command = sup->command > 0 ? sup->command : sup->child;
 
 	/* A stopped monitor serves no deadline, and the command can stop itself: with
-	 * --timeout, nsrun never stops (the shell keeps waiting, the clock runs). */
-	if (sup->timer_fd >= 0 || !is_stopped(command))
+	 * --timeout, nsrun never stops (the shell keeps waiting, the clock runs). A child
+	 * the kernel reaped leaves its number to whoever comes next. */
+	if (sup->timer_fd >= 0 || (command == sup->child && supervise_kill_child(sup, 0) < 0) ||
+	    !is_stopped(command))
 		return;
 	set_foreground(getpgrp());
 	(void)kill(getpid(), SIGSTOP);
@@ -591,8 +596,9 @@ int supervise_kill_child(const struct supervisor *sup, int sig)
 {
 	if (sup->child_pidfd >= 0)
 		return sys_pidfd_send_signal(sup->child_pidfd, sig);
-	/* kill(0) would signal nsrun's own process group, the caller's */
-	return sup->child > 0 ? kill(sup->child, sig) : -1;
+	/* kill(0) would signal nsrun's own process group, the caller's; a reaped child's
+	 * number may name another process by now */
+	return sup->child > 0 && !sup->child_reaped ? kill(sup->child, sig) : -1;
 }
 
 int supervise_wait_pid(struct supervisor *sup, pid_t pid)

@@ -176,7 +176,7 @@ print("yes" if pid > 0 else "no")'
 die_while_blocked() {
 	local desc=$1 d="$TMP/block-$MODE-$2" token n left mon='' child='' p
 	shift 2
-	token="nsrun-block-$MODE-$$-$RANDOM"
+	token="nsrun-block-${MODE//[^a-z]/-}-$$-$RANDOM" # a pattern for pgrep
 	mkdir -p "$d" && chmod 0777 "$d" && rm -f "$d/fifo" "$d/ran" && mkfifo -m 0666 "$d/fifo"
 	as_user "$BIN/nsrun" "$@" --block-fd 8 sh -c "touch $d/ran; : $token" \
 		8<>"$d/fifo" >/dev/null 2>&1 </dev/null &

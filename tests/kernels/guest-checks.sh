@@ -1257,7 +1257,7 @@ print("yes" if pid > 0 else "no")'
 autokill_stopped() {
 	local desc=$1 want=$2 d="$TMP/autokill-$MODE" token left mon='' child='' p
 	shift 2
-	token="autokill-$MODE-$RANDOM"
+	token="autokill-${MODE//+/-}-$RANDOM" # a pattern for pgrep: no "+"
 	mkdir -p "$d" && chmod 0777 "$d" && rm -f "$d/fifo" "$d/ran" && mkfifo -m 0666 "$d/fifo"
 	as_user "$@" --ro-bind / / --die-with-parent --block-fd 8 sh -c "touch $d/ran; : $token" \
 		8<>"$d/fifo" >/dev/null 2>&1 </dev/null &
