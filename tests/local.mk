@@ -253,7 +253,7 @@ check-kernels: all oracle-build
 		'$(abs_top_builddir)/check-kernels' $(NSRUN_KERNELS)
 .PHONY: check-kernels
 EXTRA_DIST += tests/kernels/check-kernels.sh tests/kernels/guest-checks.sh tests/kernels/preload-probe.c \
-	tests/integration/initramfs-run.py
+	tests/integration/initramfs-run.py tests/integration/has-autokill.py
 
 # ---- distribution ---------------------------------------------------------
 # The binary the suites test: this build's, or an installed one (make installcheck).

@@ -156,19 +156,6 @@ case_die_args() {
 	die_while_parsing "no pid namespace" 2 --ro-bind / / --die-with-parent
 	die_while_parsing "--landlock-only" 3 --landlock-only --landlock-rw /tmp --die-with-parent
 }
-# Whether clone3 takes CLONE_PIDFD_AUTOKILL (with AUTOREAP, NNP and PIDFD; the child
-# exits at once): "yes" or "no".
-has_autokill() {
-	python3 -c 'import ctypes, os, struct
-libc = ctypes.CDLL(None, use_errno=True)
-fd = ctypes.c_int(-1)
-a = ctypes.create_string_buffer(struct.pack("11Q", (1 << 34) | (1 << 35) | (1 << 36) | 0x1000,
-                                            ctypes.addressof(fd), 0, 0, 0, 0, 0, 0, 0, 0, 0))
-pid = libc.syscall(435, a, 88)
-if pid == 0:
-    os._exit(0)
-print("yes" if pid > 0 else "no")'
-}
 # The monitor SIGKILLed while the sandbox's first process waits on --block-fd, which
 # nothing else wakes (the test holds the fd's other end): it ends with the monitor, and
 # the command never runs. Stopped there, it can watch nothing: only the kernel's
@@ -214,7 +201,7 @@ case_die_blocked() {
 	STOPPED=1 die_while_blocked "pid namespace" 3 --ro-bind / / --unshare-pid --die-with-parent
 	STOPPED=1 die_while_blocked "no pid namespace" 4 --ro-bind / / --die-with-parent
 }
-AUTOKILL=$(has_autokill)
+AUTOKILL=$(python3 "$top_srcdir/tests/integration/has-autokill.py")
 for_each_mode case_die_blocked
 
 if [ "$(uname -m)" = x86_64 ]; then

@@ -49,6 +49,7 @@ cp "$NSRUN" "$BIN/nsrun"
 [ -n "$ORACLE" ] && cp "$ORACLE" "$BIN/bwrap-oracle"
 [ -n "$FORCE_ENOSYS" ] && cp "$FORCE_ENOSYS" "$BIN/force-enosys"
 [ -n "$PRELOAD_PROBE" ] && cp "$PRELOAD_PROBE" "$BIN/preload-probe.so"
+cp "$(dirname "$0")/../integration/has-autokill.py" "$BIN/"
 # issue 36: switches audit on for case_report_audit (the guest is thrown away after)
 [ -n "$FORCE_ENOSYS" ] && [ -x "$(dirname "$FORCE_ENOSYS")/audit-enable" ] &&
 	cp "$(dirname "$FORCE_ENOSYS")/audit-enable" "$BIN/audit-enable"
@@ -1245,15 +1246,6 @@ case_timens() {
 # is SIGKILLed. With the kernel's flag it is gone at once; with clone3 answering ENOSYS
 # (the older kernels' path, force-enosys) it waits for SIGCONT, then ends unrun. The
 # command's status comes through the pidfd (PIDFD_INFO_EXIT): exit codes and signals.
-AUTOKILL_PY='import ctypes, os, struct
-libc = ctypes.CDLL(None, use_errno=True)
-fd = ctypes.c_int(-1)
-a = ctypes.create_string_buffer(struct.pack("11Q", (1 << 34) | (1 << 35) | (1 << 36) | 0x1000,
-                                            ctypes.addressof(fd), 0, 0, 0, 0, 0, 0, 0, 0, 0))
-pid = libc.syscall(435, a, 88)
-if pid == 0:
-    os._exit(0)
-print("yes" if pid > 0 else "no")'
 autokill_stopped() {
 	local desc=$1 want=$2 d="$TMP/autokill-$MODE" token left mon='' child='' p
 	shift 2
@@ -1289,16 +1281,18 @@ autokill_stopped() {
 }
 case_autokill() {
 	local have want=no ua=() pid out
-	have=$(as_user python3 -c "$AUTOKILL_PY")
+	have=$(as_user python3 "$BIN/has-autokill.py")
 	case $KERNEL in 7.*) want=yes ;; esac
 	check_eq "clone3 takes CLONE_PIDFD_AUTOKILL (AUTOREAP, NNP) on $KERNEL" "$want" "$have"
 	[ "$MODE" = root+userns ] && ua=(--unshare-user)
 	for pid in --unshare-pid ""; do
-		autokill_stopped "${pid:-no pid namespace}" "$([ "$have" = yes ] && echo 0 || echo 1)" \
-			"$BIN/nsrun" "${ua[@]}" $pid
-		[ -n "$FORCE_ENOSYS" ] && [ "$have" = yes ] &&
-			autokill_stopped "${pid:-no pid namespace}, clone3 ENOSYS" 1 \
-				"$BIN/force-enosys" clone3 -- "$BIN/nsrun" "${ua[@]}" $pid
+		# Without the flag the old path runs, which t-sec-launch.sh tests in every mode.
+		if [ "$have" = yes ]; then
+			autokill_stopped "${pid:-no pid namespace}" 0 "$BIN/nsrun" "${ua[@]}" $pid
+			[ -n "$FORCE_ENOSYS" ] &&
+				autokill_stopped "${pid:-no pid namespace}, clone3 ENOSYS" 1 \
+					"$BIN/force-enosys" clone3 -- "$BIN/nsrun" "${ua[@]}" $pid
+		fi
 		out=$(nsrun "${ua[@]}" $pid --ro-bind / / --die-with-parent sh -c 'exit 3' 2>&1)
 		check_eq "${pid:-no pid namespace}: the command's exit status" "3 " "$? $out"
 		nsrun "${ua[@]}" $pid --ro-bind / / --die-with-parent --json-status-fd 3 \

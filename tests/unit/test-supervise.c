@@ -13,16 +13,22 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "cli.h"
 #include "plan-print.h"
+#include "reaper.h"
 #include "rules.h"
 #include "status.h"
 #include "supervise-parse.h"
+#include "syscall.h"
 #include "unit-parse.h"
 #include "util.h"
 
@@ -408,6 +414,52 @@ static void test_status_documents(void **state)
 	free(s);
 }
 
+/* A child the kernel reaps itself (SIGCHLD ignored: the exit path CLONE_AUTOREAP takes),
+ * waited for through its pidfd, ending with CODE (or killed by -CODE); TRACED: a tracer
+ * holds it at its exit, so that its status comes only when the tracer lets it go. */
+static int wait_autoreaped(int code, bool traced)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	pid_t pid, tracer = -1;
+	int pidfd, st;
+
+	sigaction(SIGCHLD, &ign, &old);
+	pid = fork();
+	if (pid == 0) {
+		usleep(200000);
+		if (code < 0)
+			raise(-code);
+		_exit(code);
+	}
+	pidfd = sys_pidfd_open(pid, 0);
+	if (traced && (tracer = fork()) == 0) {
+		/* Refused without the right to trace a sibling (Yama): then untraced. */
+		(void)ptrace(PTRACE_SEIZE, pid, 0, 0);
+		usleep(600000);
+		_exit(0);
+	}
+	st = pidfd >= 0 ? reaper_wait_pidfd(pidfd) : -errno;
+	if (tracer > 0)
+		(void)waitpid(tracer, NULL, 0);
+	sigaction(SIGCHLD, &old, NULL);
+	if (pidfd >= 0)
+		close(pidfd);
+	return st;
+}
+
+static void test_wait_pidfd(void **state)
+{
+	int st = wait_autoreaped(3, false);
+
+	(void)state;
+	/* PIDFD_INFO_EXIT is Linux 6.15's, pidfd_open 5.3's. */
+	if (st == -ENOTTY || st == -EINVAL || st == -ENOSYS)
+		skip();
+	assert_int_equal(st, 3 << 8);
+	assert_int_equal(wait_autoreaped(-SIGTERM, false), SIGTERM);
+	assert_int_equal(wait_autoreaped(42, true), 42 << 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,7 +468,7 @@ int main(void)
 		cmocka_unit_test(test_rlimit_cap),	 cmocka_unit_test(test_limits_values),
 		cmocka_unit_test(test_limit_table),	 cmocka_unit_test(test_cli_rules),
 		cmocka_unit_test(test_cli_errors),	 cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_status_documents),
+		cmocka_unit_test(test_status_documents), cmocka_unit_test(test_wait_pidfd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
