@@ -937,21 +937,16 @@ static void hold_closed_fds(const struct plan *plan)
 
 /* --die-with-parent where the kernel has CLONE_PIDFD_AUTOKILL: the child dies with the
  * monitor from its first instruction, through every credential change and exec, with
- * no signal to re-arm and no pipe to check; the monitor's exit closes the pidfd. -1 with
- * errno where the kernel lacks it (EINVAL) or refuses it: the caller clones as before,
- * and the tracking of launch_track_parent stays (it also covers older kernels). */
-static pid_t spawn_autokill(struct monitor *mon, const struct launch_ctx *ctx)
+ * no signal to re-arm and no pipe to check; the monitor's exit closes the pidfd. -1
+ * where the kernel lacks it (EINVAL) or refuses it: the caller clones as before, and
+ * the tracking of launch_track_parent stays (it also covers older kernels). */
+static pid_t spawn_autokill(struct monitor *mon, unsigned long flags)
 {
-	unsigned long flags = ctx->clone_flags;
 	int pidfd = -1;
 	pid_t pid;
 
-	if (!mon->plan->proc.die_with_parent) {
-		errno = ENOTSUP;
+	if (!mon->plan->proc.die_with_parent)
 		return -1;
-	}
-	if (mon->cg.fd >= 0)
-		flags &= ~(unsigned long)CLONE_NEWCGROUP;
 	pid = sys_clone3_autokill(flags, mon->cg.fd, &pidfd);
 	if (pid > 0)
 		mon->sup.child_pidfd = pidfd;
@@ -965,20 +960,22 @@ static pid_t spawn_autokill(struct monitor *mon, const struct launch_ctx *ctx)
  * at birth, and the cgroup namespace is then made by the child (launch_ctx.late_cgroupns). */
 static pid_t spawn_child(struct monitor *mon, struct launch_ctx *ctx, struct nsrun_error *err)
 {
+	unsigned long flags = ctx->clone_flags;
 	pid_t pid;
 
-	if (mon->cg.fd >= 0)
+	/* Always: rooted at its own cgroup, the sandbox cannot write its limits (nsdelegate). */
+	if (mon->cg.fd >= 0) {
 		ctx->late_cgroupns = true;
-	pid = spawn_autokill(mon, ctx);
+		flags &= ~(unsigned long)CLONE_NEWCGROUP;
+	}
+	pid = spawn_autokill(mon, flags);
 	if (pid >= 0)
 		return pid;
 	if (mon->cg.fd < 0) {
-		pid = sys_clone_fork(ctx->clone_flags);
-		return pid < 0 ? clone_refused(ctx->clone_flags, errno, err) : pid;
+		pid = sys_clone_fork(flags);
+		return pid < 0 ? clone_refused(flags, errno, err) : pid;
 	}
-	/* Always: rooted at its own cgroup, the sandbox cannot write its limits (nsdelegate). */
-	pid = sys_clone3_into_cgroup(ctx->clone_flags & ~(unsigned long)CLONE_NEWCGROUP,
-				     mon->cg.fd);
+	pid = sys_clone3_into_cgroup(flags, mon->cg.fd);
 	if (pid >= 0)
 		return pid;
 	if (errno == ENOSYS || errno == E2BIG || errno == EINVAL) {

@@ -411,8 +411,6 @@ static int forward(struct supervisor *sup, int sig)
 		pid_t target = sup->command > 0 ? sup->command : sup->child;
 
 		/* the monitor's child, until the monitor reaps it: then nobody's */
-		if (sup->child_reaped && target == sup->child)
-			return -1;
 		return target == sup->child ? supervise_kill_child(sup, sig) : kill(target, sig);
 	}
 	dfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -294,16 +294,28 @@ struct nsrun_clone_args {
 	uint64_t set_tid, set_tid_size, cgroup;
 };
 
-/* fork(2) with CLONE_* flags, the child born in the cgroup CGROUP_FD (no migration, so
- * nothing of it ever runs outside). flags' low byte is the exit signal, as for clone. */
-static inline pid_t sys_clone3_into_cgroup(unsigned long flags, int cgroup_fd)
+/* fork(2) through clone3: CLONE_* FLAGS (none in the low byte), EXIT_SIGNAL, the child
+ * born in the cgroup CGROUP_FD when it is >= 0 (no migration, so nothing of it ever runs
+ * outside), and its pidfd in *PIDFD when FLAGS has CLONE_PIDFD. */
+static inline pid_t sys_clone3(uint64_t flags, int exit_signal, int cgroup_fd, int *pidfd)
 {
 	struct nsrun_clone_args a = { 0 };
 
-	a.flags = (flags & ~0xffUL) | CLONE_INTO_CGROUP;
-	a.exit_signal = flags & 0xff;
-	a.cgroup = (uint64_t)cgroup_fd;
+	a.flags = flags;
+	a.exit_signal = (uint64_t)exit_signal;
+	if (cgroup_fd >= 0) {
+		a.flags |= CLONE_INTO_CGROUP;
+		a.cgroup = (uint64_t)cgroup_fd;
+	}
+	a.pidfd = (uint64_t)(uintptr_t)pidfd;
 	return (pid_t)syscall(__NR_clone3, &a, sizeof(a));
+}
+
+/* The child born in the cgroup CGROUP_FD; flags' low byte is the exit signal, as for
+ * clone. */
+static inline pid_t sys_clone3_into_cgroup(unsigned long flags, int cgroup_fd)
+{
+	return sys_clone3(flags & ~0xffUL, (int)(flags & 0xff), cgroup_fd, NULL);
 }
 
 /* clone3's flags that tie the child's life to the pidfd it returns (tested on 7.2; 6.18
@@ -327,16 +339,9 @@ static inline pid_t sys_clone3_into_cgroup(unsigned long flags, int cgroup_fd)
  * sys_clone3_into_cgroup, or -1. */
 static inline pid_t sys_clone3_autokill(unsigned long flags, int cgroup_fd, int *pidfd)
 {
-	struct nsrun_clone_args a = { 0 };
-
-	a.flags = (flags & ~0xffUL) | CLONE_PIDFD | CLONE_AUTOREAP | CLONE_PIDFD_AUTOKILL |
-		  CLONE_NNP;
-	if (cgroup_fd >= 0) {
-		a.flags |= CLONE_INTO_CGROUP;
-		a.cgroup = (uint64_t)cgroup_fd;
-	}
-	a.pidfd = (uint64_t)(uintptr_t)pidfd;
-	return (pid_t)syscall(__NR_clone3, &a, sizeof(a));
+	return sys_clone3((flags & ~0xffUL) | CLONE_PIDFD | CLONE_AUTOREAP | CLONE_PIDFD_AUTOKILL |
+				  CLONE_NNP,
+			  0, cgroup_fd, pidfd);
 }
 
 /* PIDFD_GET_INFO (6.13) with PIDFD_INFO_EXIT (6.15): an ended process's wait status,
