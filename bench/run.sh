@@ -162,6 +162,16 @@ else
 fi
 has_crun() { case " $CRUN_MODES " in *" $1 "*) return 0 ;; esac; return 1; }
 
+# linkage BINARY: how it was linked ("static PIE" is configure's default, a
+# distribution's build is dynamic: --disable-static-pie), as the ELF header says.
+linkage() {
+	case $(LC_ALL=C readelf -lh "$1" 2>/dev/null) in
+	*"Requesting program interpreter"*) echo "dynamically linked" ;;
+	*"Type:"*"DYN"*) echo "static PIE" ;;
+	*) echo "statically linked" ;;
+	esac
+}
+
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date +%s)
 
@@ -227,7 +237,7 @@ done
 	echo "command: RUNS=$RUNS SUBRUNS=$SUBRUNS RATE_BATCH=$RATE_BATCH RATE_ROUNDS=$RATE_ROUNDS ${command[*]}"
 	echo "machine: Linux $(uname -r) $(uname -m), $(nproc) cpus ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1))"
 	echo "load: $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after"
-	echo "nsrun: $NSRUN ($("$NS" --version | head -n1))"
+	echo "nsrun: $NSRUN ($("$NS" --version | head -n1), $(linkage "$NSRUN"))"
 	echo "bwrap: $BWRAP ($("$BW" --version))"
 	if [ -n "$CRUN_MODES" ]; then echo "crun: $CRUN ($("$OUT/crun" --version | head -n1)), in:$CRUN_MODES"; fi
 	echo "unshare: $("$UNSHARE" --version)"
