@@ -328,6 +328,36 @@ int mount_bind_fail_open(int src_fd, int dest_fd, uint64_t attrs)
 	return bind_tree(src_fd, dest_fd, true, attrs, true);
 }
 
+/* The kernel refuses to move a tree with an unbindable mount under a shared one (it would
+ * propagate), and it checks before it changes anything: the destination is shared for the
+ * move alone, so that such a tree stays where it is and is copied, without its unbindable
+ * mounts, as a bind copies. The move makes every moved mount shared (each in a group of
+ * its own); MS_SLAVE brings each back to what it was, a slave of its master or private. */
+int mount_move_tree(int src_fd, int dest_fd, uint64_t attrs)
+{
+	struct nsrun_mount_attr shared = { .propagation = MS_SHARED };
+	struct nsrun_mount_attr private = { .propagation = MS_PRIVATE };
+	struct nsrun_mount_attr a = { .attr_set = attrs, .propagation = MS_SLAVE };
+	int r = 0;
+
+	detail_clear();
+	trace("move the tree", NULL, true, attrs);
+	if (!mount_api_available())
+		return 0;
+	if (sys_mount_setattr(dest_fd, "", AT_EMPTY_PATH, &shared) < 0)
+		return 0;
+	if (sys_move_mount(src_fd, "", dest_fd, "",
+			   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = -errno;
+	if (sys_mount_setattr(dest_fd, "", AT_EMPTY_PATH, &private) < 0)
+		return fail_at(-errno, "Unable to make the new root private again");
+	if (r < 0)
+		return 0;
+	if (sys_mount_setattr(src_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &a) < 0)
+		return setattr_failed(-errno, src_fd);
+	return 1;
+}
+
 int mount_set_attrs(int dest_fd, bool recursive, uint64_t attrs)
 {
 	struct nsrun_mount_attr a = { .attr_set = attrs };

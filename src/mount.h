@@ -50,6 +50,13 @@ int mount_attach_tree(int tree_fd, int dest_fd);
  * warning is logged; the top of the tree must take them. */
 int mount_bind_fail_open(int src_fd, int dest_fd, uint64_t attrs);
 
+/* Moves the tree at src_fd, attached in this mount namespace, onto dest_fd (whose mount
+ * must be private) and sets attrs on every mount of it: a recursive bind without the
+ * copy, for a tree nothing else will read from where it was. 1: moved; 0: nothing
+ * changed, bind a copy instead (no new mount API, or the tree holds an unbindable mount,
+ * which a copy leaves out); -errno: moved, but the flags failed. */
+int mount_move_tree(int src_fd, int dest_fd, uint64_t attrs);
+
 /* Mount a new instance of fstype on dest_fd (fsopen... or mount(2) with a data string
  * built from opts; "source" is passed as mount(2)'s source in legacy mode). mount(2) also
  * where a value is longer than the 255 bytes fsconfig takes. */

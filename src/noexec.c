@@ -621,8 +621,13 @@ int noexec_apply(const char *root_path, const char *proc_path, const struct land
 		.exec = cfg->exec,
 	};
 
-	/* Without rw paths Landlock denies every write but to a few character devices. */
-	if (!cfg->exec || !cfg->exec[0] || !cfg->rw || !cfg->rw[0])
+	if (!noexec_wanted(cfg))
 		return 0;
 	return run(&c, err);
+}
+
+bool noexec_wanted(const struct landlock_config *cfg)
+{
+	/* Without rw paths Landlock denies every write but to a few character devices. */
+	return cfg->exec && cfg->exec[0] && cfg->rw && cfg->rw[0];
 }

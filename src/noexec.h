@@ -43,6 +43,8 @@ struct noexec_fds {
 
 int noexec_apply(const char *root_path, const char *proc_path, const struct landlock_config *cfg,
 		 const struct noexec_fds *own, struct nsrun_error *err);
+/* Whether noexec_apply has anything to do for cfg (an exec list and rw paths). */
+bool noexec_wanted(const struct landlock_config *cfg);
 
 /* ---- pure helpers (unit-tested) ---- */
 

@@ -52,7 +52,10 @@ struct rootfs_state {
 	int staging_fd; /* "/" after the first pivot: the staging tmpfs */
 	int oldroot_fd; /* OLDROOT, where every host source is opened */
 	int host_dev_fd;
-	char *console; /* host tty of stdout ("/oldroot/dev/pts/N") when --dev needs it */
+	char *console;		/* host tty of stdout ("/oldroot/dev/pts/N") when --dev needs it */
+	bool over_ramfs;	/* staging_over_ramfs: OLDROOT is a bind of the initial ramfs */
+	const struct op *adopt; /* the bind that may move the host's tree (adoptable_root) */
+	bool adopted;		/* it did: OLDROOT is empty, nothing to detach */
 	unsigned n_tmp_overlays;
 	/* Overlay directories, open while the tree is built: mountinfo names them
 	 * /proc/self/fd/N, which only these fds resolve (noexec reads the layers), and
@@ -253,7 +256,7 @@ static bool root_is_initial_ramfs(void)
 	return fd >= 0 && mountinfo_any(fd, NULL, absolute_root, NULL);
 }
 
-static int staging_setup(bool hides, bool command_admin, struct nsrun_error *err)
+static int staging_setup(bool hides, bool command_admin, bool *over_ramfs, struct nsrun_error *err)
 {
 	/* No mode option: the sandbox's "/" is the 0755 newroot directory, and bwrap's
 	 * staging tmpfs shows no mode= in mountinfo either (byte-compatible output). */
@@ -291,9 +294,9 @@ static int staging_setup(bool hides, bool command_admin, struct nsrun_error *err
 	if (sys_pivot_root(".", "oldroot") < 0) {
 		int e = errno;
 
-		r = e == EINVAL && root_is_initial_ramfs() ?
-			    staging_over_ramfs(command_admin, err) :
-			    error_set(err, e, "pivot_root");
+		*over_ramfs = e == EINVAL && root_is_initial_ramfs();
+		r = *over_ramfs ? staging_over_ramfs(command_admin, err) :
+				  error_set(err, e, "pivot_root");
 		if (r < 0)
 			return r;
 	}
@@ -306,13 +309,13 @@ static int staging_setup(bool hides, bool command_admin, struct nsrun_error *err
 	return 0;
 }
 
-static int final_pivot(struct nsrun_error *err)
+static int final_pivot(bool adopted, struct nsrun_error *err)
 {
 	_cleanup_close_ int old = -1;
 
-	if (mount(NULL, OLDROOT, NULL, MS_PRIVATE | MS_REC, NULL) < 0)
+	if (!adopted && mount(NULL, OLDROOT, NULL, MS_PRIVATE | MS_REC, NULL) < 0)
 		return error_set(err, errno, "Failed to make old root rprivate");
-	if (umount2(OLDROOT, MNT_DETACH) < 0)
+	if (!adopted && umount2(OLDROOT, MNT_DETACH) < 0)
 		return error_set(err, errno, "unmount old root");
 	old = open("/", O_DIRECTORY | O_RDONLY | O_CLOEXEC);
 	if (old < 0)
@@ -822,6 +825,97 @@ static struct files_dest_opts dest_opts(const struct op *op, int src_fd)
 	return o;
 }
 
+/* ---- the host's tree at "/", moved rather than copied ---- */
+
+/* Ops that never read the host through OLDROOT. --proc does only as a fresh procfs:
+ * without a pid namespace, or where --fallback proc may bind the host's, it binds it. */
+static bool host_free(const struct rootfs_config *cfg, enum op_type type)
+{
+	switch (type) {
+	case OP_TMPFS:
+	case OP_DIR:
+	case OP_SYMLINK:
+	case OP_CHMOD:
+	case OP_REMOUNT_RO:
+	case OP_MQUEUE:
+	case OP_FILE:
+	case OP_BIND_DATA:
+	case OP_RO_BIND_DATA:
+		return true;
+	case OP_PROC:
+		return cfg->new_pidns && !cfg->proc_refused;
+	case OP_BIND:
+	case OP_RO_BIND:
+	case OP_DEV_BIND:
+	case OP_BIND_FD:
+	case OP_RO_BIND_FD:
+	case OP_DEV:
+	case OP_SYS:
+	case OP_OVERLAY:
+	case OP_TMP_OVERLAY:
+	case OP_RO_OVERLAY:
+	case OP_MAX:
+	default:
+		return false;
+	}
+}
+
+/* --bind, --ro-bind or --dev-bind of the host's "/" itself on the sandbox's "/". */
+static bool whole_root_bind(const struct op *op, const struct resolved *res)
+{
+	return (op->type == OP_BIND || op->type == OP_RO_BIND || op->type == OP_DEV_BIND) &&
+	       !(op->flags & OP_F_IDMAP) && !res->skip && strcmp(res->src, OLDROOT) == 0 &&
+	       op->dest[strspn(op->dest, "/")] == '\0';
+}
+
+/* The one op that may move the namespace's copy of the host's tree onto the new root
+ * (adopt_root): a bind of the whole host root on "/", in a sandbox where nothing else
+ * reads the host through OLDROOT once it has moved (other binds, --dev, --sys, overlays,
+ * a bound /proc, the hide, noexec's host paths, the initramfs fallback). */
+static const struct op *adoptable_root(const struct rootfs_state *st)
+{
+	const struct rootfs_config *cfg = st->cfg;
+	const struct op *root = NULL;
+
+	if (!mount_api_available() || st->over_ramfs || hide_wanted(cfg->hide) ||
+	    noexec_wanted(cfg->landlock))
+		return NULL;
+	for (size_t i = 0; i < cfg->n_ops; i++) {
+		if (host_free(cfg, cfg->ops[i].type))
+			continue;
+		if (root || !whole_root_bind(&cfg->ops[i], &st->res[i]))
+			return NULL;
+		root = &cfg->ops[i];
+	}
+	return root;
+}
+
+/* A bind copies the host's tree, which the namespace already holds a copy of at OLDROOT,
+ * later detached: moving that copy instead halves the cost per host mount (bench/run.sh's
+ * submounts). The sandbox sees the same mounts: a tree with an unbindable mount, which
+ * a copy leaves out, is copied. */
+static int adopt_root(struct rootfs_state *st, const struct op *op, const struct files_dest *d,
+		      int src_fd, const char *src, struct nsrun_error *err)
+{
+	int r = files_bind_check(d->fd, source_name(src), op->dest, err);
+
+	if (r < 0)
+		return r;
+	r = mount_move_tree(src_fd, d->fd, bind_attrs(op->type));
+	if (r == 0)
+		return do_bind(op, d, src_fd, src, st->cfg->fail_open, err);
+	if (r < 0)
+		return mount_error(err, r, "Can't bind mount %s on %s", source_name(src), op->dest);
+	log_debug("the host's tree moved onto the new root, not copied");
+	st->adopted = true;
+	/* /proc/self/fd (chmod, the checks of binds) now resolves through the new root, where
+	 * the host's /proc went, or the sandbox's own once --proc mounts it there. */
+	if (unlinkat(st->staging_fd, "proc", 0) < 0 ||
+	    symlinkat(NEWROOT "/proc", st->staging_fd, "proc") < 0)
+		return error_set(err, errno, "Can't create symlink /proc");
+	return 0;
+}
+
 static int run_on_dest(struct rootfs_state *st, int root_fd, const struct op *op,
 		       const struct resolved *res, const struct files_dest *d, int src_fd,
 		       struct nsrun_error *err)
@@ -834,6 +928,8 @@ static int run_on_dest(struct rootfs_state *st, int root_fd, const struct op *op
 	case OP_DEV_BIND:
 		if (op->flags & OP_F_IDMAP)
 			return do_idmap_bind(st, op, d, res->src, err);
+		if (op == st->adopt)
+			return adopt_root(st, op, d, src_fd, res->src, err);
 		return do_bind(op, d, src_fd, res->src, st->cfg->fail_open, err);
 	case OP_BIND_FD:
 	case OP_RO_BIND_FD:
@@ -959,7 +1055,7 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 				st->console = xconcat(OLDROOT, tty);
 		}
 	}
-	r = staging_setup(hide_wanted(cfg->hide), cfg->command_admin, err);
+	r = staging_setup(hide_wanted(cfg->hide), cfg->command_admin, &st->over_ramfs, err);
 	if (r < 0)
 		return r;
 	st->staging_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -968,6 +1064,7 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 	st->oldroot_fd = open(OLDROOT, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (st->oldroot_fd < 0)
 		return error_set(err, errno, "Can't open %s", OLDROOT);
+	st->adopt = adoptable_root(st);
 	for (size_t i = 0; i < cfg->n_ops; i++) {
 		r = run_op(st, &cfg->ops[i], &st->res[i], err);
 		if (r < 0)
@@ -991,7 +1088,7 @@ static int build(struct rootfs_state *st, struct nsrun_error *err)
 		close(TAKE_FD(st->host_dev_fd));
 	close(TAKE_FD(st->oldroot_fd));
 	close(TAKE_FD(st->staging_fd));
-	return final_pivot(err);
+	return final_pivot(st->adopted, err);
 }
 
 int rootfs_build(const struct rootfs_config *cfg, struct nsrun_error *err)

@@ -227,6 +227,85 @@ test_bind_over_mounts() {
 }
 for_each_mode test_bind_over_mounts
 
+# A bind of the host's "/" on "/" in a sandbox where nothing else reads the host: nsrun
+# moves the namespace's copy of the host's tree onto the new root rather than copying it
+# again (rootfs.c adopt_root). The sandbox must not tell: the same mounts, flags and
+# propagation as a copy (each mount a slave of the host's: one the host mounts later
+# shows up inside), the ops after it work alike, a tree with an unbindable mount is
+# copied (a copy leaves those out), and a shape with another host source copies.
+# NOCOPY: an op that reads the host (a -try bind of a missing source: nothing is
+# mounted), so that the same sandbox is built by a copy.
+NOCOPY=(--ro-bind-try /nonexistent-nsrun-t-mounts /nonexistent-nsrun-t-mounts)
+SHR=$TMP/shared
+mkdir "$SHR"
+mount -t tmpfs nsrun-shared "$SHR" && mount --make-shared "$SHR" || skip_all "cannot mount a shared tmpfs on $SHR"
+trap 'umount -R "$SHR"; umount "$DEVFS"; cleanup_tmp' EXIT
+
+moved_or_not() {
+	local out
+	out=$(NSRUN_DEBUG=1 nsrun "$@" true 2>&1)
+	case $out in
+	*"moved onto the new root"*) echo moved ;;
+	*) echo copied ;;
+	esac
+}
+
+test_root_moved() {
+	local moved copied ops out ready count
+	check_eq "--ro-bind / / alone: the host's tree is moved" moved "$(moved_or_not --ro-bind / /)"
+	check_eq "--bind / / with --proc (pid namespace), --tmpfs, --dir, --symlink: moved" moved \
+		"$(moved_or_not --bind / / --unshare-pid --proc /proc --tmpfs /tmp --dir /tmp/d --symlink d /tmp/l)"
+	check_eq "(control) with ${NOCOPY[*]}: copied" copied "$(moved_or_not --ro-bind / / "${NOCOPY[@]}")"
+	check_eq "with --dev /dev (host nodes): copied" copied "$(moved_or_not --ro-bind / / --dev /dev)"
+	check_eq "with --proc and no pid namespace (the host's, bound): copied" copied \
+		"$(moved_or_not --ro-bind / / --proc /proc)"
+	check_eq "with another bind: copied" copied "$(moved_or_not --ro-bind / / --bind "$TMP" "$TMP")"
+	check_eq "--ro-bind / /x (not on /): copied" copied "$(moved_or_not --ro-bind / /x)"
+	moved=$(nsrun --ro-bind / / cat /proc/self/mountinfo 2>&1 | cut -d' ' -f3-)
+	copied=$(nsrun --ro-bind / / "${NOCOPY[@]}" cat /proc/self/mountinfo 2>&1 | cut -d' ' -f3-)
+	check_eq "moved or copied: the same mounts, flags and propagation" "$copied" "$moved"
+	check_match "(control) the shared host mount is a slave of it inside" \
+		"master:[0-9]+ - tmpfs nsrun-shared " "$moved"
+	ops=(--ro-bind / / --unshare-pid --unshare-ipc --proc /proc --tmpfs /mnt --dir /mnt/d --chmod 0700 /mnt/d
+		--symlink d /mnt/l --file 3 /mnt/f --ro-bind-data 4 /mnt/b --mqueue /mnt/mq --remount-ro /mnt)
+	moved=$(nsrun "${ops[@]}" "$PROBE" stat /mnt/d readlink /mnt/l cat /mnt/f cat /mnt/b \
+		mountinfo /mnt mountinfo /mnt/b mountinfo /proc mountinfo /mnt/mq write /mnt/x pid 2>&1 3<<<file 4<<<data)
+	copied=$(nsrun "${ops[@]}" "${NOCOPY[@]}" "$PROBE" stat /mnt/d readlink /mnt/l cat /mnt/f cat /mnt/b \
+		mountinfo /mnt mountinfo /mnt/b mountinfo /proc mountinfo /mnt/mq write /mnt/x pid 2>&1 3<<<file 4<<<data)
+	check_eq "the ops after it (tmpfs, dir, chmod, symlink, file, data, mqueue, remount-ro, proc): as after a copy" \
+		"$copied" "$moved"
+	check_match "(control) --chmod ran" '^stat:/mnt/d=dir mode=0700 ' "$moved"
+	check_match "(control) --ro-bind-data ran" '^cat:/mnt/b=data' "$moved"
+	# a host mount made while the sandbox runs reaches it (it is a slave, as a copy is)
+	coproc SANDBOX { nsrun --ro-bind / / sh -c 'echo ready; read -r _; grep -c " $0/late " /proc/self/mountinfo' "$SHR" 2>&1; }
+	read -r ready <&"${SANDBOX[0]}"
+	mkdir -p "$SHR/late"
+	mount -t tmpfs nsrun-late "$SHR/late"
+	echo go >&"${SANDBOX[1]}"
+	read -r count <&"${SANDBOX[0]}"
+	wait "$SANDBOX_PID"
+	umount "$SHR/late"
+	check_eq "a host mount made while it runs shows up inside" "ready 1" "$ready $count"
+}
+is_root && for_each_mode test_root_moved
+
+# An unbindable mount (which a copy leaves out; a mount namespace's own copy keeps it, and
+# MS_SLAVE does not clear it on every kernel) gets the tree copied, and the sandbox shows
+# what bwrap's does either way.
+# ub_view NSRUN-ARGS...: what nsrun's sandbox shows of an unbindable tmpfs mounted for it.
+ub_view() {
+	unshare -m --propagation private sh -c 'mkdir -p "$0" && mount -t tmpfs nsrun-ub "$0" &&
+		touch "$0/inside" && mount --make-unbindable "$0" &&
+		grep -q " $0 .* unbindable " /proc/self/mountinfo && exec "$@" sh -c \
+		"ls \"\$0\"; grep -c \" \$0 \" /proc/self/mountinfo" "$0"' "$TMP/ub" "$BIN/nsrun" "$@" 2>&1
+}
+
+test_root_unbindable() {
+	check_eq "an unbindable host mount: the sandbox shows what a copy shows" \
+		"$(ub_view --ro-bind / / "${NOCOPY[@]}")" "$(ub_view --ro-bind / /)"
+}
+is_root && test_root_unbindable
+
 # The mount(2) path keeps a submount's own restrictions, nosymfollow included: the flags
 # come from mountinfo, which lists it (Linux 5.10).
 test_legacy_keeps_nosymfollow() {

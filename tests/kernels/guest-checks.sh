@@ -72,6 +72,33 @@ case_basics() {
 	check_eq "--bind / / --proc --dev, then --bind / / again" "0 " "$? $out"
 }
 
+# --ro-bind / / with nothing else reading the host moves the namespace's copy of the host's
+# tree onto the new root (rootfs.c adopt_root; the new mount API, 5.12+) instead of copying
+# it. The sandbox must show what a copy shows: each mount a slave of the host's (the case
+# mounts a shared one of its own), and an unbindable mount left out where kernels before
+# 6.18 keep it through the namespace's copy and MS_SLAVE (the tree is copied there).
+NOCOPY=(--ro-bind-try /nonexistent-nsrun-guest /nonexistent-nsrun-guest)
+root_view() {
+	local pre=()
+	[ "$MODE" = unpriv ] && pre=(setpriv "--reuid=$UNPRIV" "--regid=$UNPRIV" --clear-groups --)
+	unshare -m --propagation slave sh -c 'mkdir -p "$0" "$0-shared" && mount -t tmpfs nsrun-ub "$0" &&
+		touch "$0/in" && mount --make-unbindable "$0" && mount -t tmpfs nsrun-shared "$0-shared" &&
+		mount --make-shared "$0-shared" && exec "$@"' "$TMP/ub" "${pre[@]}" \
+		"$BIN/nsrun" "$@" sh -c 'ls "$0"; cut -d" " -f3- /proc/self/mountinfo' "$TMP/ub" 2>&1
+}
+
+case_root_moved() {
+	local want=moved out moved copied
+	case $KERNEL in 5.10.*) want=copied ;; esac
+	out=$(NSRUN_DEBUG=1 nsrun --ro-bind / / true 2>&1)
+	case $out in *"moved onto the new root"*) out=moved ;; *) out="copied: $out" ;; esac
+	check_eq "--ro-bind / / alone: the host's tree is $want" "$want" "$out"
+	moved=$(root_view --ro-bind / /)
+	copied=$(root_view --ro-bind / / "${NOCOPY[@]}")
+	check_eq "with an unbindable mount, moved or copied: the same view" "$copied" "$moved"
+	check_match "(control) a shared host mount has a slave in the sandbox" "master:[0-9]+ - tmpfs nsrun-shared" "$moved"
+}
+
 case_overlay() {
 	local d="$TMP/ov-$MODE" out l='lower ":,\' u='upper ":,\' w='work ":,\'
 	mkdir -p "$d/$l" "$d/$u" "$d/$w"
@@ -1380,6 +1407,7 @@ case_idmap() {
 
 for MODE in root unpriv; do
 	case_basics
+	case_root_moved
 	case_initramfs
 	case_idmap
 	case_sys
