@@ -890,10 +890,32 @@ static const struct op *adoptable_root(const struct rootfs_state *st)
 	return root;
 }
 
+/* The staging root's /proc, a link into OLDROOT, made a copy of the host's /proc before
+ * the tree moves: /proc/self/fd (chmod, the checks of binds, long mount options) must not
+ * depend on what the sandbox's later ops put at /proc or over "/". Recursive: in a user
+ * namespace its submounts are locked. 1: done; 0: the link as it was (copy the tree). */
+static int keep_proc(const struct rootfs_state *st, struct nsrun_error *err)
+{
+	_cleanup_close_ int src = openat(st->oldroot_fd, "proc", O_PATH | O_CLOEXEC), dest = -1;
+
+	if (src < 0 || unlinkat(st->staging_fd, "proc", 0) < 0)
+		return 0;
+	if (mkdirat(st->staging_fd, "proc", 0555) == 0) {
+		dest = openat(st->staging_fd, "proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (dest >= 0 && mount_bind(src, dest, true, 0) == 0)
+			return 1;
+		(void)unlinkat(st->staging_fd, "proc", AT_REMOVEDIR);
+	}
+	if (symlinkat("oldroot/proc", st->staging_fd, "proc") < 0)
+		return error_set(err, errno, "Can't create symlink /proc");
+	return 0;
+}
+
 /* A bind copies the host's tree, which the namespace already holds a copy of at OLDROOT,
  * later detached: moving that copy instead halves the cost per host mount (bench/run.sh's
  * submounts). The sandbox sees the same mounts: a tree with an unbindable mount, which
- * a copy leaves out, is copied. */
+ * a copy leaves out, is copied. --not-a-security-boundary changes nothing here: the flags
+ * go on the whole tree in one call, as on a copy, and never fail for a locked submount. */
 static int adopt_root(struct rootfs_state *st, const struct op *op, const struct files_dest *d,
 		      int src_fd, const char *src, struct nsrun_error *err)
 {
@@ -901,18 +923,17 @@ static int adopt_root(struct rootfs_state *st, const struct op *op, const struct
 
 	if (r < 0)
 		return r;
-	r = mount_move_tree(src_fd, d->fd, bind_attrs(op->type));
+	r = keep_proc(st, err);
+	if (r > 0)
+		r = mount_move_tree(src_fd, d->fd, bind_attrs(op->type));
+	else if (r < 0)
+		return r;
 	if (r == 0)
 		return do_bind(op, d, src_fd, src, st->cfg->fail_open, err);
 	if (r < 0)
 		return mount_error(err, r, "Can't bind mount %s on %s", source_name(src), op->dest);
 	log_debug("the host's tree moved onto the new root, not copied");
 	st->adopted = true;
-	/* /proc/self/fd (chmod, the checks of binds) now resolves through the new root, where
-	 * the host's /proc went, or the sandbox's own once --proc mounts it there. */
-	if (unlinkat(st->staging_fd, "proc", 0) < 0 ||
-	    symlinkat(NEWROOT "/proc", st->staging_fd, "proc") < 0)
-		return error_set(err, errno, "Can't create symlink /proc");
 	return 0;
 }
 

@@ -276,6 +276,14 @@ test_root_moved() {
 		"$copied" "$moved"
 	check_match "(control) --chmod ran" '^stat:/mnt/d=dir mode=0700 ' "$moved"
 	check_match "(control) --ro-bind-data ran" '^cat:/mnt/b=data' "$moved"
+	# chmod and the data binds go through /proc/self/fd, which a later op covering /proc
+	# must not break (the staging root keeps a /proc of its own)
+	ops=(--ro-bind / / --tmpfs /proc --tmpfs /mnt --dir /mnt/d --chmod 0700 /mnt/d --ro-bind-data 3 /mnt/b)
+	check_eq "with /proc covered by a later --tmpfs: moved" moved "$(moved_or_not "${ops[@]}" 3<<<data)"
+	moved=$(nsrun "${ops[@]}" "$PROBE" stat /mnt/d cat /mnt/b 2>&1 3<<<data)
+	copied=$(nsrun "${ops[@]}" "${NOCOPY[@]}" "$PROBE" stat /mnt/d cat /mnt/b 2>&1 3<<<data)
+	check_eq "with /proc covered: --chmod and --ro-bind-data work as after a copy" "$copied" "$moved"
+	check_match "(control) --ro-bind-data ran with /proc covered" '^cat:/mnt/b=data' "$moved"
 	# a host mount made while the sandbox runs reaches it (it is a slave, as a copy is)
 	coproc SANDBOX { nsrun --ro-bind / / sh -c 'echo ready; read -r _; grep -c " $0/late " /proc/self/mountinfo' "$SHR" 2>&1; }
 	read -r ready <&"${SANDBOX[0]}"
