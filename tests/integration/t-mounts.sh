@@ -251,9 +251,11 @@ moved_or_not() {
 }
 
 test_root_moved() {
-	local moved copied ops out ready count
-	check_eq "--ro-bind / / alone: the host's tree is moved" moved "$(moved_or_not --ro-bind / /)"
-	check_eq "--bind / / with --proc (pid namespace), --tmpfs, --dir, --symlink: moved" moved \
+	local moved copied ops out ready count want=moved
+	# the mount(2) path (make check-legacy) copies: the move needs the new mount API
+	case ${NSRUN_FORCE_ENOSYS:-} in *mount-api*) want=copied ;; esac
+	check_eq "--ro-bind / / alone: the host's tree is $want" $want "$(moved_or_not --ro-bind / /)"
+	check_eq "--bind / / with --proc (pid namespace), --tmpfs, --dir, --symlink: $want" $want \
 		"$(moved_or_not --bind / / --unshare-pid --proc /proc --tmpfs /tmp --dir /tmp/d --symlink d /tmp/l)"
 	check_eq "(control) with ${NOCOPY[*]}: copied" copied "$(moved_or_not --ro-bind / / "${NOCOPY[@]}")"
 	check_eq "with --dev /dev (host nodes): copied" copied "$(moved_or_not --ro-bind / / --dev /dev)"
@@ -279,7 +281,7 @@ test_root_moved() {
 	# chmod and the data binds go through /proc/self/fd, which a later op covering /proc
 	# must not break (the staging root keeps a /proc of its own)
 	ops=(--ro-bind / / --tmpfs /proc --tmpfs /mnt --dir /mnt/d --chmod 0700 /mnt/d --ro-bind-data 3 /mnt/b)
-	check_eq "with /proc covered by a later --tmpfs: moved" moved "$(moved_or_not "${ops[@]}" 3<<<data)"
+	check_eq "with /proc covered by a later --tmpfs: $want" $want "$(moved_or_not "${ops[@]}" 3<<<data)"
 	moved=$(nsrun "${ops[@]}" "$PROBE" stat /mnt/d cat /mnt/b 2>&1 3<<<data)
 	copied=$(nsrun "${ops[@]}" "${NOCOPY[@]}" "$PROBE" stat /mnt/d cat /mnt/b 2>&1 3<<<data)
 	check_eq "with /proc covered: --chmod and --ro-bind-data work as after a copy" "$copied" "$moved"
