@@ -241,9 +241,11 @@ mkdir "$SHR"
 mount -t tmpfs nsrun-shared "$SHR" && mount --make-shared "$SHR" || skip_all "cannot mount a shared tmpfs on $SHR"
 trap 'umount -R "$SHR"; umount "$DEVFS"; cleanup_tmp' EXIT
 
+# RM_NS: options test_root_moved passes to every nsrun (a mode of its own).
+RM_NS=()
 moved_or_not() {
 	local out
-	out=$(NSRUN_DEBUG=1 nsrun "$@" true 2>&1)
+	out=$(NSRUN_DEBUG=1 nsrun "${RM_NS[@]}" "$@" true 2>&1)
 	case $out in
 	*"moved onto the new root"*) echo moved ;;
 	*) echo copied ;;
@@ -263,16 +265,16 @@ test_root_moved() {
 		"$(moved_or_not --ro-bind / / --proc /proc)"
 	check_eq "with another bind: copied" copied "$(moved_or_not --ro-bind / / --bind "$TMP" "$TMP")"
 	check_eq "--ro-bind / /x (not on /): copied" copied "$(moved_or_not --ro-bind / /x)"
-	moved=$(nsrun --ro-bind / / cat /proc/self/mountinfo 2>&1 | cut -d' ' -f3-)
-	copied=$(nsrun --ro-bind / / "${NOCOPY[@]}" cat /proc/self/mountinfo 2>&1 | cut -d' ' -f3-)
+	moved=$(nsrun "${RM_NS[@]}" --ro-bind / / cat /proc/self/mountinfo 2>&1 | cut -d' ' -f3-)
+	copied=$(nsrun "${RM_NS[@]}" --ro-bind / / "${NOCOPY[@]}" cat /proc/self/mountinfo 2>&1 | cut -d' ' -f3-)
 	check_eq "moved or copied: the same mounts, flags and propagation" "$copied" "$moved"
 	check_match "(control) the shared host mount is a slave of it inside" \
 		"master:[0-9]+ - tmpfs nsrun-shared " "$moved"
 	ops=(--ro-bind / / --unshare-pid --unshare-ipc --proc /proc --tmpfs /mnt --dir /mnt/d --chmod 0700 /mnt/d
 		--symlink d /mnt/l --file 3 /mnt/f --ro-bind-data 4 /mnt/b --mqueue /mnt/mq --remount-ro /mnt)
-	moved=$(nsrun "${ops[@]}" "$PROBE" stat /mnt/d readlink /mnt/l cat /mnt/f cat /mnt/b \
+	moved=$(nsrun "${RM_NS[@]}" "${ops[@]}" "$PROBE" stat /mnt/d readlink /mnt/l cat /mnt/f cat /mnt/b \
 		mountinfo /mnt mountinfo /mnt/b mountinfo /proc mountinfo /mnt/mq write /mnt/x pid 2>&1 3<<<file 4<<<data)
-	copied=$(nsrun "${ops[@]}" "${NOCOPY[@]}" "$PROBE" stat /mnt/d readlink /mnt/l cat /mnt/f cat /mnt/b \
+	copied=$(nsrun "${RM_NS[@]}" "${ops[@]}" "${NOCOPY[@]}" "$PROBE" stat /mnt/d readlink /mnt/l cat /mnt/f cat /mnt/b \
 		mountinfo /mnt mountinfo /mnt/b mountinfo /proc mountinfo /mnt/mq write /mnt/x pid 2>&1 3<<<file 4<<<data)
 	check_eq "the ops after it (tmpfs, dir, chmod, symlink, file, data, mqueue, remount-ro, proc): as after a copy" \
 		"$copied" "$moved"
@@ -282,12 +284,12 @@ test_root_moved() {
 	# must not break (the staging root keeps a /proc of its own)
 	ops=(--ro-bind / / --tmpfs /proc --tmpfs /mnt --dir /mnt/d --chmod 0700 /mnt/d --ro-bind-data 3 /mnt/b)
 	check_eq "with /proc covered by a later --tmpfs: $want" $want "$(moved_or_not "${ops[@]}" 3<<<data)"
-	moved=$(nsrun "${ops[@]}" "$PROBE" stat /mnt/d cat /mnt/b 2>&1 3<<<data)
-	copied=$(nsrun "${ops[@]}" "${NOCOPY[@]}" "$PROBE" stat /mnt/d cat /mnt/b 2>&1 3<<<data)
+	moved=$(nsrun "${RM_NS[@]}" "${ops[@]}" "$PROBE" stat /mnt/d cat /mnt/b 2>&1 3<<<data)
+	copied=$(nsrun "${RM_NS[@]}" "${ops[@]}" "${NOCOPY[@]}" "$PROBE" stat /mnt/d cat /mnt/b 2>&1 3<<<data)
 	check_eq "with /proc covered: --chmod and --ro-bind-data work as after a copy" "$copied" "$moved"
 	check_match "(control) --ro-bind-data ran with /proc covered" '^cat:/mnt/b=data' "$moved"
 	# a host mount made while the sandbox runs reaches it (it is a slave, as a copy is)
-	coproc SANDBOX { nsrun --ro-bind / / sh -c 'echo ready; read -r _; grep -c " $0/late " /proc/self/mountinfo' "$SHR" 2>&1; }
+	coproc SANDBOX { nsrun "${RM_NS[@]}" --ro-bind / / sh -c 'echo ready; read -r _; grep -c " $0/late " /proc/self/mountinfo' "$SHR" 2>&1; }
 	read -r ready <&"${SANDBOX[0]}"
 	mkdir -p "$SHR/late"
 	mount -t tmpfs nsrun-late "$SHR/late"
@@ -298,6 +300,12 @@ test_root_moved() {
 	check_eq "a host mount made while it runs shows up inside" "ready 1" "$ready $count"
 }
 is_root && for_each_mode test_root_moved
+# root in a user namespace of its own: the copy's mounts are locked there
+if is_root; then
+	MODE=root+userns RM_NS=(--unshare-user)
+	test_root_moved
+	MODE=root RM_NS=()
+fi
 
 # An unbindable mount (which a copy leaves out; a mount namespace's own copy keeps it, and
 # MS_SLAVE does not clear it on every kernel) gets the tree copied, and the sandbox shows
